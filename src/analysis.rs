@@ -1,0 +1,110 @@
+//! Provider-neutral facts about a schema, proved conservatively.
+
+use crate::vocab::Draft;
+use serde_json::Value;
+
+/// Context for analyses that follow `$ref`s.
+pub(crate) struct Doc<'a> {
+    pub(crate) root: &'a Value,
+    pub(crate) draft: Draft,
+    /// References are only followed when no sub-schema has its own `$id`.
+    pub(crate) refs_resolvable: bool,
+}
+
+/// `true` only when every value `schema` accepts is a JSON object (vacuously true
+/// for a schema that accepts nothing). `false` means "not proved".
+pub(crate) fn accepts_only_objects(doc: &Doc<'_>, schema: &Value) -> bool {
+    only_objects(doc, schema, 0)
+}
+
+fn only_objects(doc: &Doc<'_>, schema: &Value, depth: usize) -> bool {
+    if depth > crate::preflight::MAX_DEPTH_CEILING {
+        return false;
+    }
+    let map = match schema {
+        Value::Bool(b) => return !b,
+        Value::Object(m) => m,
+        _ => return false,
+    };
+    let _ = doc.draft;
+    if let Some(t) = map.get("type") {
+        match t {
+            Value::String(s) if s == "object" => return true,
+            Value::Array(ts) if !ts.is_empty() && ts.iter().all(|t| t == "object") => return true,
+            Value::Array(ts) if ts.is_empty() => return true,
+            _ => {}
+        }
+    }
+    if let Some(Value::Array(members)) = map.get("enum")
+        && members.iter().all(Value::is_object)
+    {
+        return true;
+    }
+    if let Some(c) = map.get("const")
+        && c.is_object()
+    {
+        return true;
+    }
+    if let Some(Value::Array(parts)) = map.get("allOf")
+        && parts.iter().any(|p| only_objects(doc, p, depth + 1))
+    {
+        return true;
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(parts)) = map.get(key)
+            && !parts.is_empty()
+            && parts.iter().all(|p| only_objects(doc, p, depth + 1))
+        {
+            return true;
+        }
+    }
+    if let (Some(then), Some(otherwise)) = (map.get("then"), map.get("else"))
+        && map.contains_key("if")
+        && only_objects(doc, then, depth + 1)
+        && only_objects(doc, otherwise, depth + 1)
+    {
+        return true;
+    }
+    if doc.refs_resolvable
+        && let Some(Value::String(r)) = map.get("$ref")
+        && let Some((target, _)) = crate::pointer::resolve_fragment(doc.root, r)
+        && !std::ptr::eq(target, schema)
+    {
+        return only_objects(doc, target, depth + 1);
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(schema: &Value) -> bool {
+        let doc = Doc { root: schema, draft: Draft::Draft202012, refs_resolvable: true };
+        accepts_only_objects(&doc, schema)
+    }
+
+    #[test]
+    fn ok_objects_only() {
+        assert!(check(&json!({"type": "object"})));
+        assert!(check(&json!({"type": ["object"]})));
+        assert!(check(&json!({"enum": [{}, {"a": 1}]})));
+        assert!(check(&json!({"allOf": [{"minProperties": 1}, {"type": "object"}]})));
+        assert!(check(&json!({"anyOf": [{"type": "object"}, {"const": {}}]})));
+        assert!(check(&json!({"$defs": {"o": {"type": "object"}}, "$ref": "#/$defs/o"})));
+        assert!(check(&json!(false)));
+    }
+
+    #[test]
+    fn err_not_only_objects() {
+        assert!(!check(&json!({})));
+        assert!(!check(&json!(true)));
+        assert!(!check(&json!({"enum": ["a", "b"]})));
+        assert!(!check(&json!({"type": ["object", "null"]})));
+        assert!(!check(&json!({"properties": {"a": {}}, "required": ["a"]})));
+        assert!(!check(&json!({"anyOf": [{"type": "object"}, {"type": "array"}]})));
+        assert!(!check(&json!({"anyOf": []})));
+        assert!(!check(&json!({"$ref": "#"})));
+    }
+}

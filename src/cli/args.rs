@@ -1,0 +1,70 @@
+//! Hand-rolled argument parsing: a handful of flags do not need a parser crate.
+
+use schemacast::{Mode, Options, Provider};
+
+/// Parsed flags shared by the subcommands.
+#[derive(Debug, Default)]
+pub(crate) struct Args {
+    pub(crate) provider: Option<Provider>,
+    pub(crate) mode: Option<Mode>,
+    pub(crate) name: Option<String>,
+    pub(crate) body_only: bool,
+    pub(crate) lines: bool,
+    pub(crate) deny_unknown_keywords: bool,
+    pub(crate) help: bool,
+    pub(crate) input: Option<String>,
+}
+
+impl Args {
+    pub(crate) fn parse(raw: &[String]) -> Result<Args, String> {
+        let mut args = Args::default();
+        let mut it = raw.iter();
+        while let Some(arg) = it.next() {
+            let (flag, inline) = match arg.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned())),
+                _ => (arg.as_str(), None),
+            };
+            let mut value = |name: &str| -> Result<String, String> {
+                inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| format!("`{name}` needs a value"))
+            };
+            match flag {
+                "--provider" | "-p" => {
+                    let v = value("--provider")?;
+                    args.provider = Some(v.parse::<Provider>().map_err(|e| e.message().to_owned())?);
+                }
+                "--mode" | "-m" => {
+                    let v = value("--mode")?;
+                    args.mode = Some(v.parse::<Mode>().map_err(|e| e.message().to_owned())?);
+                }
+                "--name" => args.name = Some(value("--name")?),
+                "--body" => args.body_only = true,
+                "--lines" => args.lines = true,
+                "--deny-unknown-keywords" => args.deny_unknown_keywords = true,
+                "-h" | "--help" => args.help = true,
+                "-" => set_input(&mut args, "-")?,
+                f if f.starts_with('-') => return Err(format!("unknown flag `{f}`")),
+                path => set_input(&mut args, path)?,
+            }
+        }
+        Ok(args)
+    }
+
+    /// Library options for `provider` from the flags.
+    pub(crate) fn options(&self, provider: Provider) -> Options {
+        let mut o = Options::new(provider)
+            .with_mode(self.mode.unwrap_or(Mode::Schema))
+            .with_deny_unknown_keywords(self.deny_unknown_keywords);
+        if let Some(n) = &self.name {
+            o = o.with_name(n.clone());
+        }
+        o
+    }
+}
+
+fn set_input(args: &mut Args, path: &str) -> Result<(), String> {
+    if args.input.is_some() {
+        return Err(format!("only one input file may be given (also got `{path}`)"));
+    }
+    args.input = Some(path.to_owned());
+    Ok(())
+}

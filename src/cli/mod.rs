@@ -1,0 +1,78 @@
+//! Command-line front end. Exit codes: 0 success, 1 the input has problems
+//! (schema errors, a failed `--lines` line), 2 usage or I/O errors.
+
+mod args;
+mod check;
+mod emit;
+mod io;
+
+pub(crate) use args::Args;
+pub(crate) use io::Io;
+
+/// The schema used by `emit` when no file is given.
+pub(crate) const EXAMPLE_SCHEMA: &str = include_str!("../../fixtures/examples/quickstart.json");
+
+pub(crate) const USAGE: &str = "\
+schemacast: compile a JSON Schema into an LLM provider's structured-output request fragment
+
+USAGE:
+  schemacast emit --provider P [--mode schema|json|text] [--name N] [--body] [--lines]
+                  [--deny-unknown-keywords] [FILE|-]
+  schemacast check [--deny-unknown-keywords] [FILE|-]
+  schemacast providers
+  schemacast --help | --version
+
+emit   prints {\"provider\",\"mode\",\"enforcement\",\"body\",\"headers\",\"notes\"} (--body: the body only).
+       Without FILE it compiles the bundled example schema (fixtures/examples/quickstart.json);
+       `-` reads standard input. --lines reads one schema per line and writes one line per line;
+       a failing line gives {\"error\":{\"kind\",\"pointer\",\"message\"}} and the run goes on.
+check  runs the preflight checks and prints every problem with its JSON Pointer.
+
+Providers: openai, groq, mistral, openrouter.
+Exit status: 0 success, 1 the schema (or a line) has problems, 2 usage or I/O error.";
+
+/// Runs the CLI and returns the exit status.
+pub(crate) fn run(raw: &[String], io: &mut Io<'_>) -> i32 {
+    let Some((command, rest)) = raw.split_first() else {
+        io.eprint(USAGE);
+        return 2;
+    };
+    match command.as_str() {
+        "-h" | "--help" | "help" => {
+            io.print(USAGE);
+            0
+        }
+        "-V" | "--version" => {
+            io.print(&format!("schemacast {}", env!("CARGO_PKG_VERSION")));
+            0
+        }
+        "emit" | "check" | "providers" => match Args::parse(rest) {
+            Ok(args) if args.help => {
+                io.print(USAGE);
+                0
+            }
+            Ok(args) => match command.as_str() {
+                "emit" => emit::run(&args, io),
+                "check" => check::run(&args, io),
+                _ => providers(io),
+            },
+            Err(message) => usage_error(io, &message),
+        },
+        other => usage_error(io, &format!("unknown command `{other}`")),
+    }
+}
+
+fn providers(io: &mut Io<'_>) -> i32 {
+    for p in schemacast::Provider::ALL {
+        io.print(p.name());
+    }
+    0
+}
+
+pub(crate) fn usage_error(io: &mut Io<'_>, message: &str) -> i32 {
+    io.eprint(&format!("error: {message}\n\nrun `schemacast --help` for usage"));
+    2
+}
+
+#[cfg(test)]
+mod tests;

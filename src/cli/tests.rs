@@ -1,0 +1,128 @@
+//! CLI tests through `run`, with captured streams.
+
+use super::{Io, run};
+use serde_json::Value;
+
+struct Outcome {
+    code: i32,
+    out: String,
+    err: String,
+}
+
+fn cli(args: &[&str], stdin: &str) -> Outcome {
+    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
+    let mut input = stdin.as_bytes();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = {
+        let mut io = Io { stdin: &mut input, out: &mut out, err: &mut err };
+        run(&args, &mut io)
+    };
+    Outcome { code, out: String::from_utf8(out).unwrap_or_default(), err: String::from_utf8(err).unwrap_or_default() }
+}
+
+#[test]
+fn ok_emit_bundled_example() {
+    let o = cli(&["emit", "--provider", "openai"], "");
+    assert_eq!(o.code, 0, "{}", o.err);
+    let v: Value = serde_json::from_str(&o.out).expect("one JSON object");
+    assert_eq!(v["provider"], "openai");
+    assert_eq!(v["mode"], "schema");
+    assert_eq!(v["enforcement"], "exact");
+    assert_eq!(v["body"]["response_format"]["json_schema"]["schema"]["title"], "ticket_triage");
+    assert!(o.err.contains("quickstart.json"), "says which schema it used: {}", o.err);
+    let keys: Vec<&str> = v.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+    assert_eq!(keys, ["provider", "mode", "enforcement", "body", "headers", "notes"]);
+}
+
+#[test]
+fn ok_emit_body_only_from_stdin() {
+    let o = cli(&["emit", "-p", "mistral", "--mode", "json", "--body", "-"], r#"{"type":"object"}"#);
+    assert_eq!(o.code, 0);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v, serde_json::json!({"response_format": {"type": "json_object"}}));
+}
+
+#[test]
+fn ok_emit_name_option() {
+    let o = cli(&["emit", "-p", "openai", "--name=triage"], "");
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["body"]["response_format"]["json_schema"]["name"], "triage");
+}
+
+#[test]
+fn err_emit_bad_name_is_located_error() {
+    let o = cli(&["emit", "-p", "openai", "--name", "has space"], "");
+    assert_eq!(o.code, 1);
+    assert!(o.err.contains("invalid_option"), "{}", o.err);
+}
+
+#[test]
+fn err_emit_usage() {
+    assert_eq!(cli(&["emit"], "").code, 2);
+    assert_eq!(cli(&["emit", "-p", "nope"], "").code, 2);
+    assert_eq!(cli(&["emit", "-p", "openai", "--frobnicate"], "").code, 2);
+    assert_eq!(cli(&["emit", "-p", "openai", "/nonexistent/schema.json"], "").code, 2);
+    assert_eq!(cli(&["frobnicate"], "").code, 2);
+    assert_eq!(cli(&[], "").code, 2);
+}
+
+#[test]
+fn err_emit_schema_problem_goes_to_stderr() {
+    let o = cli(&["emit", "-p", "openai", "-"], r#"{"type": 5}"#);
+    assert_eq!(o.code, 1);
+    assert!(o.out.is_empty());
+    assert!(o.err.contains("at /type:"), "{}", o.err);
+}
+
+#[test]
+fn ok_lines_one_output_per_input_and_continues() {
+    let input = "{\"type\":\"object\"}\nnot json\n\n{\"type\":\"strng\"}\n{\"enum\":[1]}\n";
+    let o = cli(&["emit", "-p", "openrouter", "--lines", "-"], input);
+    assert_eq!(o.code, 1, "a failed line makes the run fail");
+    let lines: Vec<Value> = o.out.lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0]["enforcement"], "json");
+    assert_eq!(lines[1]["error"]["kind"], "invalid_json");
+    assert_eq!(lines[2]["error"]["kind"], "invalid_json");
+    assert_eq!(lines[3]["error"]["kind"], "invalid_schema");
+    assert_eq!(lines[3]["error"]["pointer"], "/type");
+    assert_eq!(lines[4]["enforcement"], "prompt");
+}
+
+#[test]
+fn ok_lines_thousands_of_schemas() {
+    let fixtures = [
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}"#,
+        r#"{"type":"array","items":{"type":"integer"}}"#,
+        r#"{"type":"object","additionalProperties":{"type":"number"}}"#,
+    ];
+    let input: String = (0..3000).map(|i| format!("{}\n", fixtures[i % 3])).collect();
+    let o = cli(&["emit", "-p", "openai", "--lines", "-"], &input);
+    assert_eq!(o.code, 0, "{}", o.err);
+    let enforcement: Vec<String> = o
+        .out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("JSON")["enforcement"].as_str().unwrap_or("?").to_owned())
+        .collect();
+    assert_eq!(enforcement.len(), 3000);
+    assert_eq!(enforcement[..3], ["exact", "prompt", "json"]);
+    assert_eq!(enforcement[2997..], ["exact", "prompt", "json"]);
+}
+
+#[test]
+fn ok_check_clean_and_notes() {
+    let o = cli(&["check", "-"], r#"{"type":"object","x-ui":1}"#);
+    assert_eq!(o.code, 0);
+    assert!(o.out.contains("note: (root): `x-ui` ignored"), "{}", o.out);
+    assert!(o.out.contains("ok:"));
+}
+
+#[test]
+fn err_check_lists_every_problem() {
+    let o = cli(&["check", "-"], r#"{"properties":{"a":{"$ref":"https://x/a"},"b":{"$ref":"https://x/b"}}}"#);
+    assert_eq!(o.code, 1);
+    assert!(o.out.contains("/properties/a/$ref") && o.out.contains("/properties/b/$ref"), "{}", o.out);
+    let o = cli(&["check", "--deny-unknown-keywords", "-"], r#"{"requried":["a"]}"#);
+    assert_eq!(o.code, 1);
+    assert!(o.out.contains("/requried"), "{}", o.out);
+}

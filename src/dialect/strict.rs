@@ -1,0 +1,576 @@
+//! The OpenAI-style strict-mode qualifier.
+//!
+//! A schema qualifies when it lies inside the documented strict subset exactly
+//! as written, up to annotation-only edits (annotations such as `default` are
+//! removed; they never change what is accepted). The qualifier is an allowlist:
+//! anything it does not know keeps the schema out of strict mode. Every reason
+//! is reported as a located note.
+
+use crate::analysis::Doc;
+use crate::emission::{Action, Note};
+use crate::pattern;
+use crate::pointer;
+use crate::profile::StrictRules;
+use crate::vocab;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Reasons listed at most; the rest are counted in one closing note.
+const MAX_REASONS: usize = 20;
+
+/// The outcome of qualification.
+pub(crate) enum Verdict {
+    /// The strict schema to send, and the annotation-only edits made to it.
+    Qualifies { schema: Value, edits: Vec<Note> },
+    /// Why the schema stays out of strict mode.
+    Fails(Vec<Note>),
+}
+
+const BASE_TYPES: &[&str] = &["string", "number", "integer", "boolean", "object", "array", "null"];
+
+/// Structural keywords every strict mode has.
+const STRUCTURAL: &[&str] =
+    &["type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref", "enum", "const"];
+
+/// Qualifies `schema` under `rules`.
+pub(crate) fn qualify(doc: &Doc<'_>, schema: &Value, rules: &StrictRules, assert_formats: bool) -> Verdict {
+    let mut q = Qualifier {
+        doc,
+        rules,
+        assert_formats,
+        fails: Vec::new(),
+        edits: Vec::new(),
+        properties: 0,
+        enum_values: 0,
+        chars: 0,
+    };
+    let out = q.root(schema);
+    q.limits(schema);
+    let mut seen = HashSet::new();
+    q.fails.retain(|n| seen.insert((n.pointer.clone(), n.keyword.clone())));
+    if q.fails.is_empty() {
+        Verdict::Qualifies { schema: out, edits: q.edits }
+    } else {
+        let total = q.fails.len();
+        let mut fails = q.fails;
+        if total > MAX_REASONS {
+            fails.truncate(MAX_REASONS);
+            fails.push(Note::new("", "", Action::Degraded, format!("and {} more reasons", total - MAX_REASONS)));
+        }
+        Verdict::Fails(fails)
+    }
+}
+
+struct Qualifier<'a, 'd> {
+    doc: &'a Doc<'d>,
+    rules: &'a StrictRules,
+    assert_formats: bool,
+    fails: Vec<Note>,
+    edits: Vec<Note>,
+    properties: usize,
+    enum_values: usize,
+    chars: usize,
+}
+
+fn json_len(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.chars().count(),
+        other => other.to_string().chars().count(),
+    }
+}
+
+impl Qualifier<'_, '_> {
+    fn fail(&mut self, at: &str, keyword: &str, reason: impl Into<String>) {
+        self.fails.push(Note::new(at, keyword, Action::Degraded, reason));
+    }
+
+    fn root(&mut self, schema: &Value) -> Value {
+        let Value::Object(map) = schema else {
+            self.fail("", "type", "strict mode needs an object schema with `type: \"object\"` at the root");
+            return Value::Null;
+        };
+        if map.get("type").and_then(Value::as_str) != Some("object") {
+            self.fail(
+                "",
+                "type",
+                "strict mode needs `type: \"object\"` at the root (not a type array, `anyOf` or `$ref`)",
+            );
+        }
+        let mut out = self.node(map, "", true);
+        if let Some(defs) = map.get("$defs") {
+            let mut cleaned = Map::new();
+            if let Value::Object(defs) = defs {
+                for (name, def) in defs {
+                    self.chars += name.chars().count();
+                    let at = pointer::push("/$defs", name);
+                    match def {
+                        Value::Object(d) => {
+                            let c = self.node(d, &at, false);
+                            cleaned.insert(name.clone(), c);
+                        }
+                        _ => self.fail(&at, "$defs", "boolean schemas are not in the strict subset"),
+                    }
+                }
+            }
+            if let Value::Object(o) = &mut out {
+                o.insert("$defs".to_owned(), Value::Object(cleaned));
+            }
+        }
+        out
+    }
+
+    /// Checks one schema object and returns its cleaned copy.
+    fn node(&mut self, map: &Map<String, Value>, at: &str, is_root: bool) -> Value {
+        let mut out = Map::new();
+        let mut kept: Vec<&str> = Vec::new();
+        for (keyword, value) in map {
+            let kw = keyword.as_str();
+            if vocab::slot(self.doc.draft, kw).is_none() {
+                continue; // unknown keyword: an annotation, noted by preflight
+            }
+            if kw == "$defs" && is_root {
+                continue; // handled by `root`
+            }
+            if kw == "description" || kw == "title" {
+                if value.is_string() {
+                    out.insert(keyword.clone(), value.clone());
+                }
+                continue;
+            }
+            let strippable =
+                vocab::is_annotation(kw) || (kw == "$id" && is_root) || (kw == "format" && !self.assert_formats);
+            if strippable {
+                self.edits.push(Note::new(
+                    at,
+                    kw,
+                    Action::Dropped,
+                    "annotation: not part of the strict subset, and removing it does not change what is accepted",
+                ));
+                continue;
+            }
+            if !(STRUCTURAL.contains(&kw) || self.rules.keywords.contains(&kw)) {
+                self.fail(at, kw, format!("`{kw}` is not in the documented strict subset"));
+                continue;
+            }
+            kept.push(kw);
+            out.insert(keyword.clone(), value.clone());
+        }
+
+        if kept.contains(&"$ref") {
+            self.reference(map, at, &kept, &out);
+            return Value::Object(out);
+        }
+        let types = self.types(map, at, &kept);
+        if kept.contains(&"anyOf") {
+            self.any_of(map, at, is_root, &mut out);
+            return Value::Object(out);
+        }
+        let Some(types) = types else { return Value::Object(out) };
+        self.type_specific(map, at, &kept, &types);
+        if let Some(v) = map.get("enum") {
+            self.literals(at, "enum", v, &types);
+        }
+        if let Some(v) = map.get("const") {
+            self.literals(at, "const", &Value::Array(vec![v.clone()]), &types);
+        }
+        if types.contains(&"object") {
+            out = self.object(map, at, out);
+        }
+        if types.contains(&"array") {
+            out = self.array(map, at, out);
+        }
+        Value::Object(out)
+    }
+
+    fn reference(&mut self, map: &Map<String, Value>, at: &str, kept: &[&str], out: &Map<String, Value>) {
+        let here = pointer::push(at, "$ref");
+        if kept.len() > 1 || out.contains_key("description") || out.contains_key("title") {
+            self.fail(at, "$ref", "strict mode rejects keywords beside `$ref`");
+        }
+        let Some(r) = map.get("$ref").and_then(Value::as_str) else { return };
+        let target_ok = r == "#"
+            || r.strip_prefix("#/$defs/").is_some_and(|name| {
+                !name.contains('/')
+                    && crate::pointer::resolve_fragment(self.doc.root, r).is_some()
+                    && !name.contains('~')
+                    && !name.contains('%')
+            });
+        if !self.doc.refs_resolvable || !target_ok {
+            self.fail(
+                &here,
+                "$ref",
+                format!("strict mode resolves only `#` and `#/$defs/<name>` references, got {r:?}"),
+            );
+        }
+    }
+
+    /// Reads `type`; `None` when the node has no usable type (a failure is recorded
+    /// unless the node is an `anyOf`).
+    fn types(&mut self, map: &Map<String, Value>, at: &str, kept: &[&str]) -> Option<Vec<&'static str>> {
+        let base = |s: &str| BASE_TYPES.iter().copied().find(|b| *b == s);
+        match map.get("type") {
+            None => {
+                if !kept.contains(&"anyOf") {
+                    self.fail(at, "type", "strict mode needs `type` on every schema that is not `anyOf` or `$ref`");
+                }
+                None
+            }
+            Some(Value::String(s)) => match base(s) {
+                Some(t) => Some(vec![t]),
+                None => {
+                    self.fail(at, "type", format!("unknown type {s:?}"));
+                    None
+                }
+            },
+            Some(Value::Array(ts)) => {
+                let names: Vec<&str> = ts.iter().filter_map(Value::as_str).collect();
+                let nullable_pair =
+                    names.len() == 2 && ts.len() == 2 && names.contains(&"null") && names[0] != names[1];
+                match (nullable_pair, names.iter().map(|n| base(n)).collect::<Option<Vec<_>>>()) {
+                    (true, Some(v)) => Some(v),
+                    _ => {
+                        self.fail(at, "type", "strict mode documents type arrays only as `[T, \"null\"]`");
+                        None
+                    }
+                }
+            }
+            Some(_) => None,
+        }
+    }
+
+    fn any_of(&mut self, map: &Map<String, Value>, at: &str, is_root: bool, out: &mut Map<String, Value>) {
+        if is_root {
+            self.fail(at, "anyOf", "strict mode rejects `anyOf` at the root");
+        }
+        if out.keys().any(|k| !matches!(k.as_str(), "anyOf" | "description" | "title")) {
+            self.fail(at, "anyOf", "strict mode documents `anyOf` without sibling assertions");
+        }
+        match map.get("anyOf") {
+            Some(Value::Array(branches)) if !branches.is_empty() => {
+                let mut cleaned = Vec::with_capacity(branches.len());
+                for (i, b) in branches.iter().enumerate() {
+                    let bp = pointer::push_index(&pointer::push(at, "anyOf"), i);
+                    match b {
+                        Value::Object(bm) => cleaned.push(self.node(bm, &bp, false)),
+                        _ => self.fail(&bp, "anyOf", "boolean schemas are not in the strict subset"),
+                    }
+                }
+                out.insert("anyOf".to_owned(), Value::Array(cleaned));
+            }
+            _ => self.fail(at, "anyOf", "`anyOf` must be a non-empty array"),
+        }
+    }
+
+    fn type_specific(&mut self, map: &Map<String, Value>, at: &str, kept: &[&str], types: &[&str]) {
+        let has = |t: &str| types.contains(&t);
+        for kw in kept {
+            let fits = match *kw {
+                "pattern" | "format" => has("string"),
+                "multipleOf" | "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
+                    has("number") || has("integer")
+                }
+                "items" | "minItems" | "maxItems" => has("array"),
+                "properties" | "required" | "additionalProperties" => has("object"),
+                _ => true,
+            };
+            if !fits {
+                self.fail(
+                    at,
+                    kw,
+                    format!("`{kw}` does not apply to type {types:?}; the strict subset does not document it there"),
+                );
+            }
+        }
+        if let Some(f) = map.get("format").and_then(Value::as_str)
+            && self.assert_formats
+            && !self.rules.formats.contains(&f)
+        {
+            self.fail(at, "format", format!("format {f:?} is not in the strict allowlist"));
+        }
+        if let Some(p) = map.get("pattern").and_then(Value::as_str)
+            && !pattern::is_self_anchored(p)
+        {
+            self.fail(
+                at,
+                "pattern",
+                "the pattern is not anchored as `^…$`: a grammar matches it against the whole string, which would narrow JSON Schema's search",
+            );
+        }
+    }
+
+    fn literals(&mut self, at: &str, keyword: &str, values: &Value, types: &[&str]) {
+        let Value::Array(items) = values else { return };
+        let matches_type = |v: &Value| match v {
+            Value::Null => types.contains(&"null"),
+            Value::Bool(_) => types.contains(&"boolean"),
+            Value::String(_) => types.contains(&"string"),
+            Value::Number(n) => types.contains(&"number") || (types.contains(&"integer") && is_integer(n)),
+            _ => false,
+        };
+        if !items.iter().all(matches_type) {
+            self.fail(at, keyword, format!("every `{keyword}` value must be a scalar of the node's `type`"));
+        }
+        if keyword == "enum" {
+            self.enum_values += items.len();
+            let chars: usize = items.iter().map(json_len).sum();
+            self.chars += chars;
+            if items.len() > self.rules.large_enum_values && chars > self.rules.large_enum_chars {
+                self.fail(
+                    at,
+                    "enum",
+                    format!(
+                        "an enum with more than {} values may have at most {} characters (has {chars})",
+                        self.rules.large_enum_values, self.rules.large_enum_chars
+                    ),
+                );
+            }
+        } else {
+            self.chars += items.iter().map(json_len).sum::<usize>();
+        }
+    }
+
+    fn object(&mut self, map: &Map<String, Value>, at: &str, mut out: Map<String, Value>) -> Map<String, Value> {
+        if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+            self.fail(at, "additionalProperties", "strict mode needs `additionalProperties: false` on every object");
+        }
+        let props = match map.get("properties") {
+            Some(Value::Object(p)) if !p.is_empty() => p,
+            _ => {
+                self.fail(at, "properties", "strict mode needs a non-empty `properties` on every object");
+                return out;
+            }
+        };
+        let required: Vec<&str> = match map.get("required") {
+            Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let unique: HashSet<&str> = required.iter().copied().collect();
+        let all_required = unique.len() == required.len()
+            && required.len() == props.len()
+            && props.keys().all(|k| unique.contains(k.as_str()));
+        if !all_required {
+            let missing: Vec<&str> = props.keys().map(String::as_str).filter(|k| !unique.contains(k)).collect();
+            let reason = if missing.is_empty() {
+                "`required` must list exactly the keys of `properties`".to_owned()
+            } else {
+                format!("strict mode needs every property required; optional: {}", missing.join(", "))
+            };
+            self.fail(at, "required", reason);
+        }
+        let mut cleaned = Map::new();
+        let base = pointer::push(at, "properties");
+        for (name, sub) in props {
+            self.properties += 1;
+            self.chars += name.chars().count();
+            let sp = pointer::push(&base, name);
+            match sub {
+                Value::Object(sm) => {
+                    cleaned.insert(name.clone(), self.node(sm, &sp, false));
+                }
+                _ => self.fail(&sp, "properties", "boolean schemas are not in the strict subset"),
+            }
+        }
+        out.insert("properties".to_owned(), Value::Object(cleaned));
+        out
+    }
+
+    fn array(&mut self, map: &Map<String, Value>, at: &str, mut out: Map<String, Value>) -> Map<String, Value> {
+        match map.get("items") {
+            Some(Value::Object(im)) => {
+                let c = self.node(im, &pointer::push(at, "items"), false);
+                out.insert("items".to_owned(), c);
+            }
+            Some(_) => self.fail(at, "items", "strict mode needs `items` to be one object schema"),
+            None => self.fail(at, "items", "strict mode needs `items` on every array"),
+        }
+        out
+    }
+
+    fn limits(&mut self, schema: &Value) {
+        let r = self.rules;
+        if self.properties > r.max_properties {
+            self.fail(
+                "",
+                "properties",
+                format!("{} properties exceed the strict limit of {}", self.properties, r.max_properties),
+            );
+        }
+        if self.enum_values > r.max_enum_values {
+            self.fail(
+                "",
+                "enum",
+                format!("{} enum values exceed the strict limit of {}", self.enum_values, r.max_enum_values),
+            );
+        }
+        if self.chars > r.max_total_chars {
+            self.fail(
+                "",
+                "",
+                format!(
+                    "{} characters of property names, definition names, enum and const values exceed the strict limit of {}",
+                    self.chars, r.max_total_chars
+                ),
+            );
+        }
+        let mut depth = Depth { doc: self.doc, memo: HashMap::new(), active: HashSet::new() };
+        let d = depth.of(schema, 0);
+        if d > r.max_depth {
+            self.fail("", "", format!("{d} levels of nesting exceed the strict limit of {}", r.max_depth));
+        }
+    }
+}
+
+fn is_integer(n: &serde_json::Number) -> bool {
+    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+}
+
+/// Nesting depth in object and array levels, following `$ref`s (a cycle adds nothing).
+struct Depth<'a, 'd> {
+    doc: &'a Doc<'d>,
+    memo: HashMap<String, usize>,
+    active: HashSet<String>,
+}
+
+impl Depth<'_, '_> {
+    fn of(&mut self, schema: &Value, guard: usize) -> usize {
+        let Value::Object(map) = schema else { return 0 };
+        if guard > crate::preflight::MAX_DEPTH_CEILING {
+            return 0;
+        }
+        if let Some(r) = map.get("$ref").and_then(Value::as_str) {
+            if let Some(d) = self.memo.get(r) {
+                return *d;
+            }
+            if self.active.contains(r) {
+                return 0;
+            }
+            let Some((target, _)) = crate::pointer::resolve_fragment(self.doc.root, r) else { return 0 };
+            self.active.insert(r.to_owned());
+            let d = self.of(target, guard + 1);
+            self.active.remove(r);
+            self.memo.insert(r.to_owned(), d);
+            return d;
+        }
+        let level = match map.get("type") {
+            Some(Value::String(t)) => usize::from(t == "object" || t == "array"),
+            Some(Value::Array(ts)) => usize::from(ts.iter().any(|t| t == "object" || t == "array")),
+            _ => 0,
+        };
+        let mut deepest = 0;
+        if let Some(Value::Object(props)) = map.get("properties") {
+            for sub in props.values() {
+                deepest = deepest.max(self.of(sub, guard + 1));
+            }
+        }
+        if let Some(items) = map.get("items") {
+            deepest = deepest.max(self.of(items, guard + 1));
+        }
+        if let Some(Value::Array(branches)) = map.get("anyOf") {
+            for b in branches {
+                deepest = deepest.max(self.of(b, guard + 1));
+            }
+        }
+        level + deepest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::OPENAI_STRICT;
+    use crate::vocab::Draft;
+    use serde_json::json;
+
+    #[track_caller]
+    fn check(schema: Value) -> Result<Value, Vec<String>> {
+        let doc = Doc { root: &schema, draft: Draft::Draft202012, refs_resolvable: true };
+        match qualify(&doc, &schema, &OPENAI_STRICT, true) {
+            Verdict::Qualifies { schema, .. } => Ok(schema),
+            Verdict::Fails(notes) => Err(notes.iter().map(|n| format!("{}|{}", n.pointer, n.keyword)).collect()),
+        }
+    }
+
+    fn closed(props: Value) -> Value {
+        let keys: Vec<String> = props.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+        json!({"type": "object", "properties": props, "required": keys, "additionalProperties": false})
+    }
+
+    #[test]
+    fn ok_flat_object_is_sent_unchanged() {
+        let s = closed(json!({"b": {"type": "string"}, "a": {"type": ["integer", "null"]}}));
+        assert_eq!(check(s.clone()), Ok(s));
+    }
+
+    #[test]
+    fn ok_annotations_removed_only() {
+        let s = closed(json!({"c": {"type": "string", "enum": ["x"], "default": "x", "examples": ["x"]}}));
+        let out = check(s).expect("qualifies");
+        assert_eq!(out["properties"]["c"], json!({"type": "string", "enum": ["x"]}));
+    }
+
+    #[test]
+    fn ok_defs_recursion_and_anyof() {
+        let s = json!({
+            "type": "object",
+            "properties": {"n": {"$ref": "#/$defs/N"}, "v": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+            "required": ["n", "v"], "additionalProperties": false,
+            "$defs": {"N": {"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "null"}]}},
+                             "required": ["next"], "additionalProperties": false}}
+        });
+        assert!(check(s).is_ok());
+    }
+
+    #[test]
+    fn ok_anchored_pattern_and_allowed_format() {
+        let s =
+            closed(json!({"p": {"type": "string", "pattern": "^[a-z]+$"}, "d": {"type": "string", "format": "date"}}));
+        assert!(check(s).is_ok());
+    }
+
+    #[test]
+    fn err_each_rule_names_its_spot() {
+        let cases = [
+            (
+                json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": [], "additionalProperties": false}),
+                "|required",
+            ),
+            (
+                json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
+                "|additionalProperties",
+            ),
+            (json!({"type": "array", "items": {"type": "string"}}), "|type"),
+            (json!({"anyOf": [closed(json!({"a": {"type": "string"}}))]}), "|anyOf"),
+            (closed(json!({"a": {"type": "string", "minLength": 1}})), "/properties/a|minLength"),
+            (closed(json!({"a": {"type": "string", "format": "uri"}})), "/properties/a|format"),
+            (closed(json!({"a": {"type": "string", "pattern": "[0-9]"}})), "/properties/a|pattern"),
+            (closed(json!({"a": {"type": ["string", "number"]}})), "/properties/a|type"),
+            (closed(json!({"a": {"const": "x"}})), "/properties/a|type"),
+            (closed(json!({"a": {"type": "string", "enum": ["x", 1]}})), "/properties/a|enum"),
+            (closed(json!({"a": {"oneOf": [{"type": "string"}]}})), "/properties/a|oneOf"),
+            (closed(json!({"a": {"type": "array"}})), "/properties/a|items"),
+            (closed(json!({"a": {"type": "string", "minimum": 1}})), "/properties/a|minimum"),
+            (closed(json!({"a": true})), "/properties/a|properties"),
+            (closed(json!({"a": {"$ref": "#/$defs/A", "description": "d"}})), "/properties/a|$ref"),
+            (closed(json!({"a": {"$ref": "#/properties/b"}, "b": {"type": "string"}})), "/properties/a/$ref|$ref"),
+        ];
+        for (schema, want) in cases {
+            let got = check(schema.clone()).expect_err(&format!("must not qualify: {schema}"));
+            assert!(got.iter().any(|g| g == want), "{schema}: wanted {want}, got {got:?}");
+        }
+    }
+
+    #[test]
+    fn err_limits() {
+        let props: serde_json::Map<String, Value> =
+            (0..5001).map(|i| (format!("p{i}"), json!({"type": "boolean"}))).collect();
+        assert!(check(closed(Value::Object(props))).unwrap_err().contains(&"|properties".to_owned()));
+        let mut deep = closed(json!({"leaf": {"type": "string"}}));
+        for _ in 0..10 {
+            deep = closed(json!({"x": deep}));
+        }
+        assert!(check(deep).unwrap_err().iter().any(|n| n == "|"));
+        let values: Vec<String> = (0..251).map(|i| format!("{i:0>60}")).collect();
+        let big = closed(json!({"e": {"type": "string", "enum": values}}));
+        assert!(check(big).unwrap_err().contains(&"/properties/e|enum".to_owned()));
+    }
+}

@@ -1,0 +1,203 @@
+//! The result of a compilation: the body fragment and what it means.
+
+use crate::options::{Mode, Provider};
+use serde_json::{Map, Value, json};
+use std::fmt;
+
+/// How strongly the provider will enforce the schema, strongest first.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Enforcement {
+    /// A native schema that accepts exactly what the source schema accepts
+    /// (after closed-world projection and reversible rewrites).
+    Exact,
+    /// A native schema that accepts more than the source schema (never less).
+    Widened,
+    /// The provider's plain JSON mode only: syntactically valid JSON, shape unchecked.
+    Json,
+    /// Nothing native: the caller should ask in the prompt (see the notes) and
+    /// rely on local validation.
+    Prompt,
+    /// Plain text was asked for ([`Mode::Text`]).
+    None,
+}
+
+impl Enforcement {
+    /// The stable lower-case name (`exact`, `widened`, `json`, `prompt`, `none`).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Enforcement::Exact => "exact",
+            Enforcement::Widened => "widened",
+            Enforcement::Json => "json",
+            Enforcement::Prompt => "prompt",
+            Enforcement::None => "none",
+        }
+    }
+}
+
+impl fmt::Display for Enforcement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What an emitter did at a spot of the source schema.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// The keyword was left out of the native schema (widening or annotation-only).
+    Dropped,
+    /// The keyword was rewritten into an equivalent or weaker form.
+    Rewritten,
+    /// A stronger mechanism was not used here; the emission fell back a rung.
+    Degraded,
+    /// An unknown keyword was read as an annotation.
+    Ignored,
+    /// Information for the caller (requirements of the request, caveats).
+    Info,
+}
+
+impl Action {
+    /// The stable lower-case name.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Dropped => "dropped",
+            Action::Rewritten => "rewritten",
+            Action::Degraded => "degraded",
+            Action::Ignored => "ignored",
+            Action::Info => "info",
+        }
+    }
+}
+
+/// One located remark about an emission.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// JSON Pointer into the source schema (`""` is the root).
+    pub pointer: String,
+    /// The keyword concerned (empty for remarks about the whole request).
+    pub keyword: String,
+    /// What was done.
+    pub action: Action,
+    /// Why, in plain words.
+    pub reason: String,
+}
+
+impl Note {
+    pub(crate) fn new(
+        pointer: impl Into<String>,
+        keyword: impl Into<String>,
+        action: Action,
+        reason: impl Into<String>,
+    ) -> Self {
+        Note { pointer: pointer.into(), keyword: keyword.into(), action, reason: reason.into() }
+    }
+
+    /// The note as a JSON object `{"pointer","keyword","action","reason"}`.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        json!({"pointer": self.pointer, "keyword": self.keyword, "action": self.action.as_str(), "reason": self.reason})
+    }
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() { "(root)" } else { &self.pointer };
+        if self.keyword.is_empty() {
+            write!(f, "{at}: {}: {}", self.action.as_str(), self.reason)
+        } else {
+            write!(f, "{at}: `{}` {}: {}", self.keyword, self.action.as_str(), self.reason)
+        }
+    }
+}
+
+/// A compiled request-body fragment for one provider and mode.
+///
+/// Deep-merge [`body`](Emission::body) into the provider request body and add
+/// [`headers`](Emission::headers) to the request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Emission {
+    pub(crate) provider: Provider,
+    pub(crate) mode: Mode,
+    pub(crate) body: Value,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) enforcement: Enforcement,
+    pub(crate) notes: Vec<Note>,
+    /// The caller's schema, kept for local validation of the answer.
+    pub(crate) source: Option<Value>,
+}
+
+impl Emission {
+    pub(crate) fn new(provider: Provider, mode: Mode, source: Option<&Value>) -> Self {
+        Emission {
+            provider,
+            mode,
+            body: Value::Object(Map::new()),
+            headers: Vec::new(),
+            enforcement: Enforcement::None,
+            notes: Vec::new(),
+            source: source.cloned(),
+        }
+    }
+
+    /// The provider this emission is for.
+    #[must_use]
+    pub fn provider(&self) -> Provider {
+        self.provider
+    }
+
+    /// The mode asked for.
+    #[must_use]
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The JSON object to deep-merge into the provider request body.
+    #[must_use]
+    pub fn body(&self) -> &Value {
+        &self.body
+    }
+
+    /// HTTP headers to add to the request (usually none).
+    #[must_use]
+    pub fn headers(&self) -> &[(String, String)] {
+        &self.headers
+    }
+
+    /// How strongly the provider enforces the schema with this fragment.
+    #[must_use]
+    pub fn enforcement(&self) -> Enforcement {
+        self.enforcement
+    }
+
+    /// Located notes: every keyword dropped or rewritten, every fallback and why,
+    /// and what the request needs besides the fragment.
+    #[must_use]
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    /// The caller's schema this emission was compiled from, if any.
+    #[must_use]
+    pub fn source_schema(&self) -> Option<&Value> {
+        self.source.as_ref()
+    }
+
+    /// The whole emission as one JSON object
+    /// `{"provider","mode","enforcement","body","headers","notes"}` (the CLI's output).
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        let headers: Map<String, Value> =
+            self.headers.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
+        json!({
+            "provider": self.provider.name(),
+            "mode": self.mode.name(),
+            "enforcement": self.enforcement.as_str(),
+            "body": self.body,
+            "headers": headers,
+            "notes": self.notes.iter().map(Note::to_json).collect::<Vec<_>>(),
+        })
+    }
+}

@@ -1,0 +1,122 @@
+//! schemacast compiles a JSON Schema into the fragment of an LLM provider's
+//! request body that asks for structured output, in that provider's dialect.
+//!
+//! Its promise: **native constraints are never stronger than the caller's
+//! schema.** Where a provider cannot express a keyword, the emission widens or
+//! falls back a rung (`exact` → `widened` → `json` → `prompt`) and says why in a
+//! located note; it never sends something that would block a valid answer or
+//! that the provider would reject.
+//!
+//! The library does no I/O, reads no environment or clock, keeps no global
+//! state and never panics on any input. `$ref`s are resolved inside the
+//! document only.
+//!
+//! # Example
+//!
+//! ```
+//! use schemacast::{Enforcement, Provider, emit};
+//! let schema = serde_json::json!({
+//!     "type": "object",
+//!     "properties": {"city": {"type": "string"}, "celsius": {"type": "number"}},
+//!     "required": ["city", "celsius"],
+//!     "additionalProperties": false
+//! });
+//! let emission = emit(&schema, Provider::OpenAi)?;
+//! assert_eq!(emission.enforcement(), Enforcement::Exact);
+//! assert_eq!(emission.body()["response_format"]["type"], "json_schema");
+//!
+//! // An array root can't use `json_object` (it forces an object): nothing native is sent.
+//! let list = serde_json::json!({"type": "array", "items": {"type": "string"}});
+//! assert_eq!(emit(&list, Provider::OpenAi)?.enforcement(), Enforcement::Prompt);
+//! # Ok::<(), schemacast::Error>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+mod analysis;
+mod dialect;
+mod emission;
+mod error;
+mod options;
+mod pattern;
+mod pipeline;
+mod pointer;
+mod preflight;
+mod profile;
+mod vocab;
+
+#[cfg(test)]
+mod tests;
+
+/// The README's code blocks run as doctests, so its examples stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
+pub use emission::{Action, Emission, Enforcement, Note};
+pub use error::{Error, ErrorKind, Problem};
+pub use options::{Mode, Options, Provider};
+
+use serde_json::Value;
+
+/// Compiles `schema` for `provider` in [`Mode::Schema`] with default options.
+///
+/// # Errors
+///
+/// See [`compile`].
+///
+/// # Example
+///
+/// ```
+/// let schema = serde_json::json!({"enum": ["yes", "no"]});
+/// let emission = schemacast::emit(&schema, schemacast::Provider::Groq)?;
+/// assert_eq!(emission.body(), &serde_json::json!({}));
+/// # Ok::<(), schemacast::Error>(())
+/// ```
+pub fn emit(schema: &Value, provider: Provider) -> Result<Emission, Error> {
+    Options::new(provider).compile(schema)
+}
+
+/// Compiles `schema` for `provider` in `mode` with default options.
+///
+/// # Errors
+///
+/// - [`ErrorKind::InvalidSchema`]: not a well-formed schema (every meta-validation
+///   error is listed with its pointer), or the local validator cannot be built.
+/// - [`ErrorKind::Unsupported`]: a non-local or dangling `$ref`, an unknown
+///   `$schema`, or an unknown keyword while they are denied.
+/// - [`ErrorKind::LimitExceeded`]: depth, node count or enum size over the limits.
+///
+/// # Example
+///
+/// ```
+/// use schemacast::{ErrorKind, Mode, Provider};
+/// let bad = serde_json::json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}});
+/// let err = schemacast::compile(&bad, Provider::OpenAi, Mode::Schema).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::Unsupported);
+/// assert_eq!(err.pointer(), "/properties/a/$ref");
+/// ```
+pub fn compile(schema: &Value, provider: Provider, mode: Mode) -> Result<Emission, Error> {
+    Options::new(provider).with_mode(mode).compile(schema)
+}
+
+/// Compiles without a schema: [`Mode::Json`] gives the provider's plain JSON mode,
+/// [`Mode::Text`] an empty fragment.
+///
+/// # Errors
+///
+/// [`ErrorKind::InvalidOption`] for [`Mode::Schema`].
+///
+/// # Example
+///
+/// ```
+/// use schemacast::{Mode, Provider};
+/// let emission = schemacast::compile_without_schema(Provider::OpenAi, Mode::Json)?;
+/// assert_eq!(emission.body(), &serde_json::json!({"response_format": {"type": "json_object"}}));
+/// # Ok::<(), schemacast::Error>(())
+/// ```
+pub fn compile_without_schema(provider: Provider, mode: Mode) -> Result<Emission, Error> {
+    Options::new(provider).with_mode(mode).compile_without_schema()
+}

@@ -1,0 +1,265 @@
+//! Providers, modes and the [`Options`] builder.
+
+use crate::error::{Error, ErrorKind};
+use std::fmt;
+use std::str::FromStr;
+
+/// An LLM provider API whose structured-output dialect schemacast speaks.
+///
+/// Each variant is backed by a profile (data: request shape, keyword subset,
+/// limits); see the README's provider table.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Provider {
+    /// OpenAI Chat Completions (`response_format`).
+    OpenAi,
+    /// Groq (OpenAI-compatible `response_format`).
+    Groq,
+    /// Mistral La Plateforme (OpenAI-compatible `response_format`).
+    Mistral,
+    /// OpenRouter (OpenAI-compatible `response_format`, routed to many backends).
+    OpenRouter,
+}
+
+impl Provider {
+    /// Every provider, in table order.
+    pub const ALL: &'static [Provider] = &[Provider::OpenAi, Provider::Groq, Provider::Mistral, Provider::OpenRouter];
+
+    /// The CLI name (`openai`, `groq`, …).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        crate::profile::profile(self).name
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Provider {
+    type Err = Error;
+
+    /// Parses a CLI name or alias, case-insensitively.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let wanted = s.to_ascii_lowercase();
+        Provider::ALL
+            .iter()
+            .copied()
+            .find(|p| {
+                let prof = crate::profile::profile(*p);
+                prof.name == wanted || prof.aliases.contains(&wanted.as_str())
+            })
+            .ok_or_else(|| {
+                let names: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();
+                Error::new(
+                    ErrorKind::InvalidOption,
+                    "",
+                    format!("unknown provider `{s}` (known: {})", names.join(", ")),
+                )
+            })
+    }
+}
+
+/// What the caller asks the provider for.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mode {
+    /// Plain text: no structured-output fragment at all.
+    Text,
+    /// Plain JSON mode (any JSON object), where the provider has one and the
+    /// schema (if given) accepts only objects.
+    Json,
+    /// The strongest sound native enforcement of the schema.
+    Schema,
+}
+
+impl Mode {
+    /// Every mode.
+    pub const ALL: &'static [Mode] = &[Mode::Schema, Mode::Json, Mode::Text];
+
+    /// The CLI name (`text`, `json`, `schema`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Text => "text",
+            Mode::Json => "json",
+            Mode::Schema => "schema",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Mode::ALL.iter().copied().find(|m| m.name() == s).ok_or_else(|| {
+            Error::new(ErrorKind::InvalidOption, "", format!("unknown mode `{s}` (known: schema, json, text)"))
+        })
+    }
+}
+
+/// Settings for a compilation. Build with [`Options::new`] and the `with_*` methods.
+///
+/// Defaults (as [`Options::new`] sets them):
+///
+/// | setting | default |
+/// |---|---|
+/// | mode | [`Mode::Schema`] |
+/// | name | `structured_output` |
+/// | deny unknown keywords | `false` (unknown keywords are annotations, with a note) |
+/// | format assertion | `true` (`format` is checked locally, so it may be sent natively) |
+/// | max depth | 64 levels of JSON nesting in the schema document |
+/// | max nodes | 100,000 JSON values in the schema document |
+/// | max enum | 4,096 members in one `enum` |
+///
+/// # Example
+///
+/// ```
+/// use schemacast::{Mode, Options, Provider};
+/// let schema = serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}},
+///     "required": ["a"], "additionalProperties": false});
+/// let emission = Options::new(Provider::OpenAi).with_name("answer").compile(&schema)?;
+/// assert_eq!(emission.body()["response_format"]["json_schema"]["name"], "answer");
+/// # Ok::<(), schemacast::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    pub(crate) provider: Provider,
+    pub(crate) mode: Mode,
+    pub(crate) name: String,
+    pub(crate) deny_unknown_keywords: bool,
+    pub(crate) assert_formats: bool,
+    pub(crate) max_depth: usize,
+    pub(crate) max_nodes: usize,
+    pub(crate) max_enum: usize,
+}
+
+impl Options {
+    /// Default settings for `provider`.
+    #[must_use]
+    pub fn new(provider: Provider) -> Self {
+        Options {
+            provider,
+            mode: Mode::Schema,
+            name: "structured_output".to_owned(),
+            deny_unknown_keywords: false,
+            assert_formats: true,
+            max_depth: 64,
+            max_nodes: 100_000,
+            max_enum: 4096,
+        }
+    }
+
+    /// The mode to compile for.
+    #[must_use]
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// The schema name sent to providers that need one (OpenAI-family
+    /// `json_schema.name`). Must match `[A-Za-z0-9_-]{1,64}`; checked when compiling.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// Turns unknown keywords (`x-…`, `_format`, typos) from annotations with a
+    /// note into [`ErrorKind::Unsupported`] errors.
+    #[must_use]
+    pub fn with_deny_unknown_keywords(mut self, yes: bool) -> Self {
+        self.deny_unknown_keywords = yes;
+        self
+    }
+
+    /// Whether `format` is asserted by the local validator (default `true`).
+    /// With `false`, formats are annotations (JSON Schema 2020-12's own default)
+    /// and are never sent natively, since a provider would enforce them.
+    #[must_use]
+    pub fn with_format_assertion(mut self, yes: bool) -> Self {
+        self.assert_formats = yes;
+        self
+    }
+
+    /// The deepest JSON nesting accepted in a schema document (at most 256).
+    #[must_use]
+    pub fn with_max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+
+    /// The most JSON values accepted in a schema document.
+    #[must_use]
+    pub fn with_max_nodes(mut self, nodes: usize) -> Self {
+        self.max_nodes = nodes;
+        self
+    }
+
+    /// The most members accepted in one `enum`.
+    #[must_use]
+    pub fn with_max_enum(mut self, members: usize) -> Self {
+        self.max_enum = members;
+        self
+    }
+
+    /// The provider.
+    #[must_use]
+    pub fn provider(&self) -> Provider {
+        self.provider
+    }
+
+    /// The mode.
+    #[must_use]
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Compiles `schema` with these options.
+    ///
+    /// # Errors
+    ///
+    /// See [`compile`](crate::compile).
+    pub fn compile(&self, schema: &serde_json::Value) -> Result<crate::Emission, Error> {
+        crate::pipeline::compile(Some(schema), self)
+    }
+
+    /// Compiles without a schema: [`Mode::Json`] gives the provider's plain JSON
+    /// mode (any object), [`Mode::Text`] gives an empty fragment.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidOption`] for [`Mode::Schema`], which needs a schema.
+    pub fn compile_without_schema(&self) -> Result<crate::Emission, Error> {
+        crate::pipeline::compile(None, self)
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), Error> {
+        let name_ok = !self.name.is_empty()
+            && self.name.len() <= 64
+            && self.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !name_ok {
+            return Err(Error::new(
+                ErrorKind::InvalidOption,
+                "",
+                format!("option `name` must match [A-Za-z0-9_-]{{1,64}}, got {:?}", self.name),
+            ));
+        }
+        if self.max_depth > crate::preflight::MAX_DEPTH_CEILING {
+            return Err(Error::new(
+                ErrorKind::InvalidOption,
+                "",
+                format!("option `max_depth` is at most {}", crate::preflight::MAX_DEPTH_CEILING),
+            ));
+        }
+        Ok(())
+    }
+}

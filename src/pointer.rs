@@ -1,0 +1,145 @@
+//! RFC 6901 JSON Pointers: building, escaping and resolving.
+
+use serde_json::Value;
+
+/// Appends one reference token to `base`, escaping `~` and `/`.
+pub(crate) fn push(base: &str, token: &str) -> String {
+    let mut out = String::with_capacity(base.len() + token.len() + 1);
+    out.push_str(base);
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Appends an array index to `base`.
+pub(crate) fn push_index(base: &str, index: usize) -> String {
+    format!("{base}/{index}")
+}
+
+/// Decodes one reference token (`~1` → `/`, `~0` → `~`); `None` when malformed.
+fn unescape(token: &str) -> Option<String> {
+    let mut out = String::with_capacity(token.len());
+    let mut chars = token.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' {
+            match chars.next() {
+                Some('0') => out.push('~'),
+                Some('1') => out.push('/'),
+                _ => return None,
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// Percent-decodes a URI fragment (as used in `$ref`); `None` when malformed.
+fn percent_decode(s: &str) -> Option<String> {
+    if !s.contains('%') {
+        return Some(s.to_owned());
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Resolves a fragment-only `$ref` (`#`, `#/a/b`) against `root`.
+///
+/// Returns the target and its normalised pointer. `#name` anchors are looked up
+/// among `$anchor` keywords. `None` when the reference does not resolve.
+pub(crate) fn resolve_fragment<'a>(root: &'a Value, reference: &str) -> Option<(&'a Value, String)> {
+    let fragment = reference.strip_prefix('#')?;
+    let fragment = percent_decode(fragment)?;
+    if fragment.is_empty() {
+        return Some((root, String::new()));
+    }
+    if let Some(path) = fragment.strip_prefix('/') {
+        let mut node = root;
+        let mut pointer = String::new();
+        for raw in path.split('/') {
+            let token = unescape(raw)?;
+            node = match node {
+                Value::Object(map) => map.get(&token)?,
+                Value::Array(items) => {
+                    if token.len() > 1 && token.starts_with('0') {
+                        return None;
+                    }
+                    items.get(token.parse::<usize>().ok()?)?
+                }
+                _ => return None,
+            };
+            pointer = push(&pointer, &token);
+        }
+        return Some((node, pointer));
+    }
+    find_anchor(root, &fragment, String::new(), 0)
+}
+
+fn find_anchor<'a>(node: &'a Value, name: &str, at: String, depth: usize) -> Option<(&'a Value, String)> {
+    if depth > crate::preflight::MAX_DEPTH_CEILING {
+        return None;
+    }
+    match node {
+        Value::Object(map) => {
+            if map.get("$anchor").and_then(Value::as_str) == Some(name) {
+                return Some((node, at));
+            }
+            for (k, v) in map {
+                if matches!(k.as_str(), "enum" | "const" | "default" | "examples") {
+                    continue;
+                }
+                if let Some(found) = find_anchor(v, name, push(&at, k), depth + 1) {
+                    return Some(found);
+                }
+            }
+            None
+        }
+        Value::Array(items) => {
+            items.iter().enumerate().find_map(|(i, v)| find_anchor(v, name, push_index(&at, i), depth + 1))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ok_escape_round_trip() {
+        let root = json!({"$defs": {"a/b": 1, "c~d": 2, "e f": 3}});
+        assert_eq!(push("", "a/b"), "/a~1b");
+        assert_eq!(resolve_fragment(&root, "#/$defs/a~1b").map(|x| x.0), Some(&json!(1)));
+        assert_eq!(resolve_fragment(&root, "#/$defs/c~0d").map(|x| x.0), Some(&json!(2)));
+        assert_eq!(resolve_fragment(&root, "#/$defs/e%20f").map(|x| x.0), Some(&json!(3)));
+        assert_eq!(resolve_fragment(&root, "#").map(|x| x.1), Some(String::new()));
+    }
+
+    #[test]
+    fn err_unresolvable() {
+        let root = json!({"a": [1]});
+        assert!(resolve_fragment(&root, "#/b").is_none());
+        assert!(resolve_fragment(&root, "#/a/01").is_none());
+        assert!(resolve_fragment(&root, "#/a/~2").is_none());
+        assert!(resolve_fragment(&root, "https://x/y").is_none());
+    }
+}

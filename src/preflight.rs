@@ -1,0 +1,315 @@
+//! Preflight: everything checked before any emission.
+//!
+//! 1. the document is a schema (an object or a boolean) within the size limits;
+//! 2. `$schema` names a draft the local validator knows (2020-12 by default);
+//! 3. meta-validation against that draft, every error reported;
+//! 4. every `$ref` is local and resolves, every offending one reported;
+//! 5. unknown keywords become notes (or errors when denied), enums are bounded;
+//! 6. the local validator builds without I/O.
+
+use crate::emission::{Action, Note};
+use crate::error::{Error, ErrorKind, Problem};
+use crate::options::Options;
+use crate::vocab::{self, Draft};
+use serde_json::Value;
+
+/// The deepest nesting any option may allow; recursive walks stay well inside
+/// the stack with this bound.
+pub(crate) const MAX_DEPTH_CEILING: usize = 256;
+
+/// A schema that passed preflight.
+#[derive(Debug)]
+pub(crate) struct Checked {
+    pub(crate) draft: Draft,
+    /// Notes produced by preflight (unknown keywords).
+    pub(crate) notes: Vec<Note>,
+    /// Some sub-schema has its own `$id`, which changes how `$ref`s resolve;
+    /// emitters then treat references as inexpressible.
+    pub(crate) nested_ids: bool,
+}
+
+/// Runs every preflight check on `schema`.
+pub(crate) fn check(schema: &Value, opts: &Options) -> Result<Checked, Error> {
+    if !(schema.is_object() || schema.is_boolean()) {
+        return Err(Error::new(
+            ErrorKind::InvalidSchema,
+            "",
+            format!("a schema must be a JSON object or a boolean, got {}", kind_of(schema)),
+        ));
+    }
+    check_size(schema, opts)?;
+    let draft = Draft::detect(schema).map_err(|uri| {
+        Error::new(
+            ErrorKind::Unsupported,
+            "/$schema",
+            format!("unknown `$schema` {uri:?}: only draft 2020-12, 2019-09 and draft-07 are known, and meta-schemas are never fetched"),
+        )
+    })?;
+    meta_validate(schema, draft)?;
+    let mut walk = Walk {
+        draft,
+        opts,
+        root: schema,
+        problems: Vec::new(),
+        refs: Vec::new(),
+        limit: Vec::new(),
+        notes: Vec::new(),
+        nested_ids: false,
+    };
+    walk.node(schema, "", true);
+    if !walk.limit.is_empty() {
+        return Err(Error::many(ErrorKind::LimitExceeded, walk.limit));
+    }
+    if !walk.problems.is_empty() {
+        return Err(Error::many(ErrorKind::Unsupported, walk.problems));
+    }
+    // The validator, built offline, is the judge of whether every reference
+    // resolves inside the document (embedded `$id` resources included). When it
+    // fails, list every reference we can name, not just the first.
+    match build_validator(schema, draft, opts.assert_formats) {
+        Ok(_) => Ok(Checked { draft, notes: walk.notes, nested_ids: walk.nested_ids }),
+        Err(e) if !walk.refs.is_empty() => {
+            let _ = e;
+            Err(Error::many(ErrorKind::Unsupported, walk.refs))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Builds the authoritative local validator (no I/O: `.offline()` and no
+/// resolver features).
+pub(crate) fn build_validator(
+    schema: &Value,
+    draft: Draft,
+    assert_formats: bool,
+) -> Result<jsonschema::Validator, Error> {
+    jsonschema::options()
+        .with_draft(draft.to_jsonschema())
+        .should_validate_formats(assert_formats)
+        .offline()
+        .build(schema)
+        .map_err(|e| {
+            let pointer = e.instance_path().to_string();
+            Error::new(ErrorKind::InvalidSchema, pointer, format!("the local validator cannot be built: {e}"))
+        })
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Depth and node count, without recursion.
+fn check_size(schema: &Value, opts: &Options) -> Result<(), Error> {
+    let mut stack: Vec<(&Value, usize, String)> = vec![(schema, 0, String::new())];
+    let mut nodes = 0usize;
+    while let Some((v, depth, at)) = stack.pop() {
+        nodes += 1;
+        if nodes > opts.max_nodes {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                "",
+                format!("the schema document has more than {} JSON values (option `max_nodes`)", opts.max_nodes),
+            ));
+        }
+        if depth > opts.max_depth {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                at,
+                format!("the schema document nests deeper than {} levels (option `max_depth`)", opts.max_depth),
+            ));
+        }
+        match v {
+            Value::Object(m) => {
+                for (k, c) in m.iter().rev() {
+                    stack.push((c, depth + 1, crate::pointer::push(&at, k)));
+                }
+            }
+            Value::Array(items) => {
+                for (i, c) in items.iter().enumerate().rev() {
+                    stack.push((c, depth + 1, crate::pointer::push_index(&at, i)));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn meta_validate(schema: &Value, draft: Draft) -> Result<(), Error> {
+    let problems: Vec<Problem> = match draft {
+        Draft::Draft202012 => collect(jsonschema::draft202012::meta::validator().iter_errors(schema)),
+        Draft::Draft201909 => collect(jsonschema::draft201909::meta::validator().iter_errors(schema)),
+        Draft::Draft7 => collect(jsonschema::draft7::meta::validator().iter_errors(schema)),
+    };
+    if problems.is_empty() { Ok(()) } else { Err(Error::many(ErrorKind::InvalidSchema, problems)) }
+}
+
+fn collect<'a>(errors: impl Iterator<Item = jsonschema::ValidationError<'a>>) -> Vec<Problem> {
+    let mut out: Vec<Problem> =
+        errors.map(|e| Problem { pointer: e.instance_path().to_string(), message: e.to_string() }).collect();
+    out.sort_by(|a, b| a.pointer.cmp(&b.pointer).then_with(|| a.message.cmp(&b.message)));
+    out.dedup();
+    out
+}
+
+struct Walk<'a> {
+    draft: Draft,
+    opts: &'a Options,
+    root: &'a Value,
+    problems: Vec<Problem>,
+    /// References that are non-local or do not resolve by JSON Pointer.
+    refs: Vec<Problem>,
+    limit: Vec<Problem>,
+    notes: Vec<Note>,
+    nested_ids: bool,
+}
+
+impl Walk<'_> {
+    fn node(&mut self, schema: &Value, at: &str, is_root: bool) {
+        let Value::Object(map) = schema else { return };
+        for (keyword, value) in map {
+            let here = crate::pointer::push(at, keyword);
+            if vocab::slot(self.draft, keyword).is_none() {
+                if self.opts.deny_unknown_keywords {
+                    self.problems.push(Problem {
+                        pointer: here,
+                        message: format!("unknown keyword `{keyword}` (unknown keywords are denied)"),
+                    });
+                } else {
+                    self.notes.push(Note::new(
+                        at,
+                        keyword.as_str(),
+                        Action::Ignored,
+                        "unknown keyword, read as an annotation: not enforced locally, not sent natively",
+                    ));
+                }
+                continue;
+            }
+            match keyword.as_str() {
+                "$id" if !is_root => self.nested_ids = true,
+                "$ref" | "$dynamicRef" | "$recursiveRef" => {
+                    if let Some(r) = value.as_str() {
+                        self.reference(keyword, r, &here);
+                    }
+                }
+                "enum" => {
+                    if let Some(items) = value.as_array()
+                        && items.len() > self.opts.max_enum
+                    {
+                        self.limit.push(Problem {
+                            pointer: here,
+                            message: format!(
+                                "`enum` has {} members, more than {} (option `max_enum`)",
+                                items.len(),
+                                self.opts.max_enum
+                            ),
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        let draft = self.draft;
+        vocab::for_each_child(draft, map, |child| {
+            let p = child.pointer(at);
+            self.node(child.schema, &p, false);
+        });
+    }
+
+    fn reference(&mut self, keyword: &str, reference: &str, here: &str) {
+        if keyword != "$ref" {
+            // Dynamic references resolve within the document by anchors; the
+            // validator build decides whether they are enforceable.
+            return;
+        }
+        if !reference.starts_with('#') {
+            self.refs.push(Problem {
+                pointer: here.to_owned(),
+                message: format!(
+                    "reference {reference:?} does not resolve inside the document: only local references are resolved, nothing is fetched"
+                ),
+            });
+        } else if crate::pointer::resolve_fragment(self.root, reference).is_none() {
+            self.refs.push(Problem {
+                pointer: here.to_owned(),
+                message: format!("reference {reference:?} does not resolve inside the document"),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(schema: Value) -> Result<Checked, Error> {
+        check(&schema, &Options::new(crate::Provider::OpenAi))
+    }
+
+    #[test]
+    fn ok_drafts_and_booleans() {
+        assert!(run(json!(true)).is_ok());
+        assert!(run(json!(false)).is_ok());
+        let d7 = run(json!({"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "string"}]}));
+        assert_eq!(d7.map(|c| c.draft).ok(), Some(Draft::Draft7));
+        assert!(run(json!({"definitions": {"a": {"type": "string"}}, "$ref": "#/definitions/a"})).is_ok());
+    }
+
+    #[test]
+    fn ok_unknown_keywords_are_notes() {
+        let c = run(json!({"type": "object", "x-a": 1, "properties": {"b": {"_format": "m"}}})).expect("ok");
+        let at: Vec<(&str, &str)> = c.notes.iter().map(|n| (n.pointer.as_str(), n.keyword.as_str())).collect();
+        assert_eq!(at, [("", "x-a"), ("/properties/b", "_format")]);
+    }
+
+    #[test]
+    fn err_unknown_keywords_denied() {
+        let opts = Options::new(crate::Provider::OpenAi).with_deny_unknown_keywords(true);
+        let e = check(&json!({"requried": ["a"], "properties": {"a": {"x-b": 1}}}), &opts).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Unsupported);
+        let at: Vec<&str> = e.problems().iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(at, ["/requried", "/properties/a/x-b"]);
+    }
+
+    #[test]
+    fn err_every_bad_ref_listed() {
+        let e =
+            run(json!({"properties": {"a": {"$ref": "other.json"}, "b": {"$ref": "#/$defs/missing"}}})).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Unsupported);
+        let at: Vec<&str> = e.problems().iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(at, ["/properties/a/$ref", "/properties/b/$ref"]);
+    }
+
+    #[test]
+    fn err_limits_without_recursion() {
+        let mut deep = json!({"type": "string"});
+        for _ in 0..300 {
+            deep = json!({"items": deep});
+        }
+        let e = run(deep).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded);
+        let opts = Options::new(crate::Provider::OpenAi).with_max_enum(2);
+        let e = check(&json!({"enum": [1, 2, 3]}), &opts).unwrap_err();
+        assert_eq!((e.kind(), e.pointer()), (ErrorKind::LimitExceeded, "/enum"));
+        let opts = Options::new(crate::Provider::OpenAi).with_max_nodes(3);
+        assert_eq!(check(&json!({"a": [1, 2, 3]}), &opts).unwrap_err().kind(), ErrorKind::LimitExceeded);
+    }
+
+    #[test]
+    fn err_meta_validation_lists_all() {
+        let e = run(json!({"type": "strng", "minimum": "0", "required": "a"})).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidSchema);
+        let at: Vec<&str> = e.problems().iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(at, ["/minimum", "/required", "/type"]);
+        assert_eq!(run(json!(5)).unwrap_err().kind(), ErrorKind::InvalidSchema);
+        assert_eq!(run(json!({"$schema": "https://example.com/s"})).unwrap_err().pointer(), "/$schema");
+    }
+}

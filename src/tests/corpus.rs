@@ -1,0 +1,98 @@
+//! The JSON-Schema-Test-Suite sweep over `../shared/corpora` (skipped, with a
+//! printed notice, when the corpus is absent, as in a user's clone).
+//!
+//! Every schema of every case runs through every provider × mode: nothing may
+//! panic, and every instance the local validator accepts must be admitted by
+//! the native constraint as the test model reads it (zero narrowings).
+
+use super::native;
+use crate::{Mode, Options, Provider};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+
+/// One test case of the suite.
+pub(crate) struct Case {
+    pub(crate) name: String,
+    pub(crate) schema: Value,
+    pub(crate) instances: Vec<Value>,
+}
+
+fn suite_dir() -> PathBuf {
+    super::root().join("../shared/corpora/json-schema-test-suite/draft2020-12")
+}
+
+/// Every case of the draft 2020-12 suite, or `None` (with a notice) when absent.
+pub(crate) fn suite() -> Option<Vec<Case>> {
+    let dir = suite_dir();
+    if !dir.is_dir() {
+        println!("notice: {} is absent; skipping the JSON-Schema-Test-Suite sweep", dir.display());
+        return None;
+    }
+    let mut files = Vec::new();
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("suite folder is readable").filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut cases = Vec::new();
+    for f in files {
+        let rel = f.strip_prefix(&dir).unwrap_or(&f).display().to_string();
+        let text = std::fs::read_to_string(&f).expect("suite file is readable");
+        let Ok(Value::Array(groups)) = serde_json::from_str::<Value>(&text) else { continue };
+        for (i, g) in groups.into_iter().enumerate() {
+            let description = g["description"].as_str().unwrap_or_default().to_owned();
+            let instances =
+                g["tests"].as_array().map(|t| t.iter().map(|t| t["data"].clone()).collect()).unwrap_or_default();
+            cases.push(Case { name: format!("{rel}#{i} {description}"), schema: g["schema"].clone(), instances });
+        }
+    }
+    Some(cases)
+}
+
+#[test]
+fn suite_sweep_no_panic_no_narrowing() {
+    let Some(cases) = suite() else { return };
+    let mut panics = Vec::new();
+    let mut narrowings = Vec::new();
+    let mut counts: BTreeMap<(String, &str), BTreeMap<String, usize>> = BTreeMap::new();
+    for case in &cases {
+        let validator = crate::preflight::build_validator(&case.schema, crate::vocab::Draft::Draft202012, true).ok();
+        for provider in Provider::ALL {
+            for mode in Mode::ALL {
+                let opts = Options::new(*provider).with_mode(*mode);
+                let result = catch_unwind(AssertUnwindSafe(|| opts.compile(&case.schema)));
+                let level = match &result {
+                    Err(_) => {
+                        panics.push(format!("{provider}/{mode}: {}", case.name));
+                        continue;
+                    }
+                    Ok(Err(e)) => format!("error:{}", e.kind()),
+                    Ok(Ok(em)) => em.enforcement().as_str().to_owned(),
+                };
+                *counts.entry((provider.name().to_owned(), mode.name())).or_default().entry(level).or_default() += 1;
+                let (Ok(Ok(em)), Some(v)) = (&result, &validator) else { continue };
+                for x in &case.instances {
+                    if v.is_valid(x) && !native::admits(em, x) {
+                        narrowings.push(format!("{provider}/{mode}: {} instance {x}", case.name));
+                    }
+                }
+            }
+        }
+    }
+    for ((p, m), levels) in &counts {
+        let summary: Vec<String> = levels.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        println!("{p:<11} {m:<6} {}", summary.join(", "));
+    }
+    assert!(panics.is_empty(), "panics:\n{}", panics.join("\n"));
+    assert!(narrowings.is_empty(), "{} narrowing(s):\n{}", narrowings.len(), narrowings.join("\n"));
+    assert!(cases.len() > 400, "the suite has its cases ({})", cases.len());
+}

@@ -1,0 +1,142 @@
+//! Golden snapshots: every fixture × every provider × every mode.
+//!
+//! One snapshot per fixture and provider, at
+//! `snapshots/<provider>/<group>__<case>.snap`, showing each mode's emission
+//! (enforcement, body, headers, notes) or error. CI never writes snapshots.
+
+use crate::{Mode, Options, Provider};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Bodies longer than this are shown as a size and a digest.
+const MAX_SHOWN_BODY: usize = 16 * 1024;
+
+pub(crate) fn render_mode(schema: &Value, provider: Provider, mode: Mode) -> String {
+    let mut out = String::new();
+    match Options::new(provider).with_mode(mode).compile(schema) {
+        Ok(em) => {
+            let _ = writeln!(out, "enforcement: {}", em.enforcement());
+            let body = serde_json::to_string_pretty(em.body()).unwrap_or_default();
+            if body.len() > MAX_SHOWN_BODY {
+                let _ = writeln!(
+                    out,
+                    "body: ({} bytes, fnv1a-64 {:016x}; too large to show)",
+                    body.len(),
+                    fnv1a(body.as_bytes())
+                );
+            } else {
+                let _ = writeln!(out, "body: {body}");
+            }
+            for (k, v) in em.headers() {
+                let _ = writeln!(out, "header: {k}: {v}");
+            }
+            for note in em.notes() {
+                let _ = writeln!(out, "- {note}");
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(out, "error: {}", e.kind());
+            for p in e.problems() {
+                let _ = writeln!(out, "- {p}");
+            }
+        }
+    }
+    out
+}
+
+/// All modes for one provider; consecutive modes with identical output are merged.
+pub(crate) fn render(schema: &Value, provider: Provider) -> String {
+    let mut sections: Vec<(Vec<&str>, String)> = Vec::new();
+    for mode in Mode::ALL {
+        let text = render_mode(schema, provider, *mode);
+        match sections.last_mut() {
+            Some((names, last)) if *last == text => names.push(mode.name()),
+            _ => sections.push((vec![mode.name()], text)),
+        }
+    }
+    let mut out = String::new();
+    for (names, text) in sections {
+        let _ = writeln!(out, "== {}", names.join(", "));
+        out.push_str(&text);
+        out.push('\n');
+    }
+    out
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+#[test]
+fn golden() {
+    let mut failed = Vec::new();
+    let fixtures = super::fixtures();
+    assert!(fixtures.len() >= 40, "expected the fixture set, found {}", fixtures.len());
+    for (group, case, path) in fixtures {
+        let text = std::fs::read_to_string(&path).expect("fixture is readable");
+        let schema: Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                failed.push(format!("{group}/{case}: not JSON: {e}"));
+                continue;
+            }
+        };
+        for provider in Provider::ALL {
+            let rendered = render(&schema, *provider);
+            let name = format!("{group}__{case}");
+            let mut settings = insta::Settings::clone_current();
+            settings.set_snapshot_path(super::root().join("snapshots").join(provider.name()));
+            settings.set_prepend_module_to_snapshot(false);
+            settings.set_omit_expression(true);
+            settings.set_description(format!("fixtures/{group}/{case}.json × {provider}"));
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                settings.bind(|| insta::assert_snapshot!(name.as_str(), rendered));
+            }));
+            if result.is_err() {
+                failed.push(format!("{provider}: {group}/{case}"));
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{} snapshot(s) differ or are missing:\n{}", failed.len(), failed.join("\n"));
+}
+
+/// Every committed snapshot belongs to a fixture and a provider: nothing stale.
+#[test]
+fn no_orphan_snapshots() {
+    let expected: std::collections::HashSet<String> = super::fixtures()
+        .iter()
+        .flat_map(|(g, c, _)| Provider::ALL.iter().map(move |p| format!("{}/{g}__{c}.snap", p.name())))
+        .collect();
+    let mut orphans = Vec::new();
+    let dir = super::root().join("snapshots");
+    for provider_dir in std::fs::read_dir(&dir).expect("snapshots/ exists").filter_map(Result::ok) {
+        let pname = provider_dir.file_name().to_string_lossy().into_owned();
+        if !provider_dir.path().is_dir() {
+            orphans.push(pname);
+            continue;
+        }
+        for f in std::fs::read_dir(provider_dir.path()).expect("readable").filter_map(Result::ok) {
+            let file = f.file_name().to_string_lossy().into_owned();
+            // Pending `.snap.new` files are insta's own business (and never exist in CI).
+            if !file.ends_with(".snap") {
+                continue;
+            }
+            let key = format!("{pname}/{file}");
+            if !expected.contains(&key) {
+                orphans.push(key);
+            }
+        }
+    }
+    orphans.sort();
+    assert!(
+        orphans.is_empty(),
+        "snapshots without a fixture or provider (delete them, or review the pending ones):\n{}",
+        orphans.join("\n")
+    );
+}
