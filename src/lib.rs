@@ -36,9 +36,11 @@
 #![warn(missing_debug_implementations)]
 
 mod analysis;
+mod closure;
 mod dialect;
 mod emission;
 mod error;
+mod lower;
 mod options;
 mod pattern;
 mod pipeline;
@@ -57,7 +59,7 @@ struct ReadmeDoctests;
 
 pub use emission::{Action, Emission, Enforcement, Note};
 pub use error::{Error, ErrorKind, Problem};
-pub use options::{Mode, Options, Provider};
+pub use options::{GeminiDialect, Mode, Options, Provider};
 
 use serde_json::Value;
 
@@ -119,4 +121,33 @@ pub fn compile(schema: &Value, provider: Provider, mode: Mode) -> Result<Emissio
 /// ```
 pub fn compile_without_schema(provider: Provider, mode: Mode) -> Result<Emission, Error> {
     Options::new(provider).with_mode(mode).compile_without_schema()
+}
+
+/// The closed-world projection `π(value)` of contract §3: drops from `value`
+/// every key that a closable object of `schema` does not declare, recursively.
+///
+/// This is what schemas that close objects (Gemini's `responseSchema`, strict
+/// modes) may do to an answer without narrowing: every instance `x` the schema
+/// accepts is still accepted after projection, and the provider can produce
+/// `project(schema, x)`. An object is closable when it declares at least one
+/// property, every `required` name is declared, and nothing else it (or any
+/// schema applying at the same spot) says concerns other keys. A schema that
+/// fails preflight is treated as saying nothing, and `value` is returned as is.
+///
+/// # Example
+///
+/// ```
+/// let schema = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}}});
+/// let projected = schemacast::project(&schema, &serde_json::json!({"a": 1, "extra": true}));
+/// assert_eq!(projected, serde_json::json!({"a": 1}));
+/// let map = serde_json::json!({"type": "object", "additionalProperties": {"type": "integer"}});
+/// assert_eq!(schemacast::project(&map, &serde_json::json!({"x": 1})), serde_json::json!({"x": 1}));
+/// ```
+#[must_use]
+pub fn project(schema: &Value, value: &Value) -> Value {
+    let Ok(checked) = preflight::check(schema, &Options::new(Provider::OpenAi)) else {
+        return value.clone();
+    };
+    let doc = analysis::Doc { root: schema, draft: checked.draft, refs_resolvable: !checked.nested_ids };
+    closure::project_value(&doc, value)
 }

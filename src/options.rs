@@ -19,11 +19,14 @@ pub enum Provider {
     Mistral,
     /// OpenRouter (OpenAI-compatible `response_format`, routed to many backends).
     OpenRouter,
+    /// Google Gemini API (`generationConfig.responseSchema` or `responseJsonSchema`).
+    Gemini,
 }
 
 impl Provider {
     /// Every provider, in table order.
-    pub const ALL: &'static [Provider] = &[Provider::OpenAi, Provider::Groq, Provider::Mistral, Provider::OpenRouter];
+    pub const ALL: &'static [Provider] =
+        &[Provider::OpenAi, Provider::Groq, Provider::Mistral, Provider::OpenRouter, Provider::Gemini];
 
     /// The CLI name (`openai`, `groq`, …).
     #[must_use]
@@ -106,6 +109,33 @@ impl FromStr for Mode {
     }
 }
 
+/// Which Gemini field carries the schema.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum GeminiDialect {
+    /// `responseSchema`: Gemini's OpenAPI-flavoured `Schema` (the default).
+    #[default]
+    ResponseSchema,
+    /// `responseJsonSchema`: a JSON Schema subset (maps and open objects expressible).
+    JsonSchema,
+}
+
+impl FromStr for GeminiDialect {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        match s {
+            "response-schema" => Ok(GeminiDialect::ResponseSchema),
+            "json-schema" => Ok(GeminiDialect::JsonSchema),
+            _ => Err(Error::new(
+                ErrorKind::InvalidOption,
+                "",
+                format!("unknown Gemini dialect `{s}` (known: response-schema, json-schema)"),
+            )),
+        }
+    }
+}
+
 /// Settings for a compilation. Build with [`Options::new`] and the `with_*` methods.
 ///
 /// Defaults (as [`Options::new`] sets them):
@@ -116,6 +146,8 @@ impl FromStr for Mode {
 /// | name | `structured_output` |
 /// | deny unknown keywords | `false` (unknown keywords are annotations, with a note) |
 /// | format assertion | `true` (`format` is checked locally, so it may be sent natively) |
+/// | closed world | `true` (closable objects may be closed: contract §3) |
+/// | Gemini dialect | [`GeminiDialect::ResponseSchema`] |
 /// | max depth | 64 levels of JSON nesting in the schema document |
 /// | max nodes | 100,000 JSON values in the schema document |
 /// | max enum | 4,096 members in one `enum` |
@@ -137,6 +169,8 @@ pub struct Options {
     pub(crate) name: String,
     pub(crate) deny_unknown_keywords: bool,
     pub(crate) assert_formats: bool,
+    pub(crate) closed_world: bool,
+    pub(crate) gemini_dialect: GeminiDialect,
     pub(crate) max_depth: usize,
     pub(crate) max_nodes: usize,
     pub(crate) max_enum: usize,
@@ -152,6 +186,8 @@ impl Options {
             name: "structured_output".to_owned(),
             deny_unknown_keywords: false,
             assert_formats: true,
+            closed_world: true,
+            gemini_dialect: GeminiDialect::ResponseSchema,
             max_depth: 64,
             max_nodes: 100_000,
             max_enum: 4096,
@@ -187,6 +223,25 @@ impl Options {
     #[must_use]
     pub fn with_format_assertion(mut self, yes: bool) -> Self {
         self.assert_formats = yes;
+        self
+    }
+
+    /// Whether closable objects may be closed (contract §3, default `true`): an
+    /// object that declares its properties and says nothing else about other keys
+    /// is read as not wanting other keys, so dialects that close every object can
+    /// still express it. `decode` drops such keys before validating
+    /// ([`project`](crate::project) shows what is dropped). With `false`, only
+    /// objects the schema closes itself are closed.
+    #[must_use]
+    pub fn with_closed_world(mut self, yes: bool) -> Self {
+        self.closed_world = yes;
+        self
+    }
+
+    /// Which Gemini field carries the schema (default `responseSchema`).
+    #[must_use]
+    pub fn with_gemini_dialect(mut self, dialect: GeminiDialect) -> Self {
+        self.gemini_dialect = dialect;
         self
     }
 

@@ -37,6 +37,7 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
         }
         Mode::Json => match profile.dialect {
             Dialect::OpenAiChat => dialect::openai::json(&mut em, profile, doc.as_ref()),
+            Dialect::Gemini => dialect::gemini::json(&mut em, doc.as_ref()),
         },
         Mode::Schema => {
             let Some(doc) = doc.as_ref() else {
@@ -44,6 +45,7 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
             };
             match profile.dialect {
                 Dialect::OpenAiChat => dialect::openai::schema(&mut em, profile, doc, opts),
+                Dialect::Gemini => dialect::gemini::schema(&mut em, doc, opts),
             }
         }
     }

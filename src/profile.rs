@@ -11,6 +11,8 @@ use crate::options::Provider;
 pub(crate) enum Dialect {
     /// OpenAI Chat Completions `response_format` (`json_schema` / `json_object`).
     OpenAiChat,
+    /// Gemini `generationConfig` (`responseSchema` / `responseJsonSchema`).
+    Gemini,
 }
 
 /// Rules of an OpenAI-style strict `json_schema` mode: the documented subset and limits.
@@ -128,6 +130,17 @@ static PROFILES: &[Profile] = &[
         strict: Some(&OPENAI_STRICT),
         json_word_required: true,
         require_parameters: true,
+        caveats: &[],
+    },
+    Profile {
+        provider: Provider::Gemini,
+        name: "gemini",
+        aliases: &["google"],
+        label: "Google Gemini API",
+        dialect: Dialect::Gemini,
+        strict: None,
+        json_word_required: false,
+        require_parameters: false,
         caveats: &[],
     },
 ];

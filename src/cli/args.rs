@@ -1,6 +1,6 @@
 //! Hand-rolled argument parsing: a handful of flags do not need a parser crate.
 
-use schemacast::{Mode, Options, Provider};
+use schemacast::{GeminiDialect, Mode, Options, Provider};
 
 /// Parsed flags shared by the subcommands.
 #[derive(Debug, Default)]
@@ -11,6 +11,8 @@ pub(crate) struct Args {
     pub(crate) body_only: bool,
     pub(crate) lines: bool,
     pub(crate) deny_unknown_keywords: bool,
+    pub(crate) open_world: bool,
+    pub(crate) gemini_dialect: Option<GeminiDialect>,
     pub(crate) help: bool,
     pub(crate) input: Option<String>,
 }
@@ -40,6 +42,11 @@ impl Args {
                 "--body" => args.body_only = true,
                 "--lines" => args.lines = true,
                 "--deny-unknown-keywords" => args.deny_unknown_keywords = true,
+                "--no-closed-world" => args.open_world = true,
+                "--gemini-dialect" => {
+                    let v = value("--gemini-dialect")?;
+                    args.gemini_dialect = Some(v.parse::<GeminiDialect>().map_err(|e| e.message().to_owned())?);
+                }
                 "-h" | "--help" => args.help = true,
                 "-" => set_input(&mut args, "-")?,
                 f if f.starts_with('-') => return Err(format!("unknown flag `{f}`")),
@@ -53,7 +60,11 @@ impl Args {
     pub(crate) fn options(&self, provider: Provider) -> Options {
         let mut o = Options::new(provider)
             .with_mode(self.mode.unwrap_or(Mode::Schema))
-            .with_deny_unknown_keywords(self.deny_unknown_keywords);
+            .with_deny_unknown_keywords(self.deny_unknown_keywords)
+            .with_closed_world(!self.open_world);
+        if let Some(d) = self.gemini_dialect {
+            o = o.with_gemini_dialect(d);
+        }
         if let Some(n) = &self.name {
             o = o.with_name(n.clone());
         }

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 pub(crate) fn run(args: &Args, io: &mut Io<'_>) -> i32 {
     let Some(provider) = args.provider else {
-        return super::usage_error(io, "`emit` needs --provider (openai, groq, mistral, openrouter)");
+        return super::usage_error(io, "`emit` needs --provider (see `schemacast providers`)");
     };
     let options = args.options(provider);
     let text = match args.input.as_deref() {

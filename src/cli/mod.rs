@@ -17,6 +17,7 @@ schemacast: compile a JSON Schema into an LLM provider's structured-output reque
 
 USAGE:
   schemacast emit --provider P [--mode schema|json|text] [--name N] [--body] [--lines]
+                  [--gemini-dialect response-schema|json-schema] [--no-closed-world]
                   [--deny-unknown-keywords] [FILE|-]
   schemacast check [--deny-unknown-keywords] [FILE|-]
   schemacast providers
@@ -28,7 +29,7 @@ emit   prints {\"provider\",\"mode\",\"enforcement\",\"body\",\"headers\",\"note
        a failing line gives {\"error\":{\"kind\",\"pointer\",\"message\"}} and the run goes on.
 check  runs the preflight checks and prints every problem with its JSON Pointer.
 
-Providers: openai, groq, mistral, openrouter.
+Providers: openai, groq, mistral, openrouter, gemini.
 Exit status: 0 success, 1 the schema (or a line) has problems, 2 usage or I/O error.";
 
 /// Runs the CLI and returns the exit status.

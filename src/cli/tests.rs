@@ -126,3 +126,18 @@ fn err_check_lists_every_problem() {
     assert_eq!(o.code, 1);
     assert!(o.out.contains("/requried"), "{}", o.out);
 }
+
+#[test]
+fn ok_gemini_dialects_and_closed_world_flag() {
+    let schema = r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#;
+    let o = cli(&["emit", "-p", "gemini", "--body", "-"], schema);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["generationConfig"]["responseSchema"]["type"], "OBJECT");
+    let o = cli(&["emit", "-p", "gemini", "--gemini-dialect", "json-schema", "--body", "-"], schema);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["generationConfig"]["responseJsonSchema"]["additionalProperties"], true);
+    let o = cli(&["emit", "-p", "gemini", "--no-closed-world", "-"], schema);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["enforcement"], "json", "an open object cannot be closed without the projection");
+    assert_eq!(cli(&["emit", "-p", "gemini", "--gemini-dialect", "yaml", "-"], schema).code, 2);
+}

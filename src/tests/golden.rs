@@ -4,7 +4,7 @@
 //! `snapshots/<provider>/<group>__<case>.snap`, showing each mode's emission
 //! (enforcement, body, headers, notes) or error. CI never writes snapshots.
 
-use crate::{Mode, Options, Provider};
+use crate::{GeminiDialect, Mode, Options, Provider};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -12,9 +12,22 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// Bodies longer than this are shown as a size and a digest.
 const MAX_SHOWN_BODY: usize = 16 * 1024;
 
-pub(crate) fn render_mode(schema: &Value, provider: Provider, mode: Mode) -> String {
+/// Every snapshot target: a folder name under `snapshots/` and its options
+/// (the mode is set per section). Each provider, plus option variants that
+/// change what is emitted.
+pub(crate) fn targets() -> Vec<(String, Options)> {
+    let mut out: Vec<(String, Options)> =
+        Provider::ALL.iter().map(|p| (p.name().to_owned(), Options::new(*p))).collect();
+    out.push((
+        "gemini-json-schema".to_owned(),
+        Options::new(Provider::Gemini).with_gemini_dialect(GeminiDialect::JsonSchema),
+    ));
+    out
+}
+
+pub(crate) fn render_mode(schema: &Value, options: &Options, mode: Mode) -> String {
     let mut out = String::new();
-    match Options::new(provider).with_mode(mode).compile(schema) {
+    match options.clone().with_mode(mode).compile(schema) {
         Ok(em) => {
             let _ = writeln!(out, "enforcement: {}", em.enforcement());
             let body = serde_json::to_string_pretty(em.body()).unwrap_or_default();
@@ -46,10 +59,10 @@ pub(crate) fn render_mode(schema: &Value, provider: Provider, mode: Mode) -> Str
 }
 
 /// All modes for one provider; consecutive modes with identical output are merged.
-pub(crate) fn render(schema: &Value, provider: Provider) -> String {
+pub(crate) fn render(schema: &Value, options: &Options) -> String {
     let mut sections: Vec<(Vec<&str>, String)> = Vec::new();
     for mode in Mode::ALL {
-        let text = render_mode(schema, provider, *mode);
+        let text = render_mode(schema, options, *mode);
         match sections.last_mut() {
             Some((names, last)) if *last == text => names.push(mode.name()),
             _ => sections.push((vec![mode.name()], text)),
@@ -87,19 +100,19 @@ fn golden() {
                 continue;
             }
         };
-        for provider in Provider::ALL {
-            let rendered = render(&schema, *provider);
+        for (target, options) in targets() {
+            let rendered = render(&schema, &options);
             let name = format!("{group}__{case}");
             let mut settings = insta::Settings::clone_current();
-            settings.set_snapshot_path(super::root().join("snapshots").join(provider.name()));
+            settings.set_snapshot_path(super::root().join("snapshots").join(&target));
             settings.set_prepend_module_to_snapshot(false);
             settings.set_omit_expression(true);
-            settings.set_description(format!("fixtures/{group}/{case}.json × {provider}"));
+            settings.set_description(format!("fixtures/{group}/{case}.json × {target}"));
             let result = catch_unwind(AssertUnwindSafe(|| {
                 settings.bind(|| insta::assert_snapshot!(name.as_str(), rendered));
             }));
             if result.is_err() {
-                failed.push(format!("{provider}: {group}/{case}"));
+                failed.push(format!("{target}: {group}/{case}"));
             }
         }
     }
@@ -111,7 +124,7 @@ fn golden() {
 fn no_orphan_snapshots() {
     let expected: std::collections::HashSet<String> = super::fixtures()
         .iter()
-        .flat_map(|(g, c, _)| Provider::ALL.iter().map(move |p| format!("{}/{g}__{c}.snap", p.name())))
+        .flat_map(|(g, c, _)| targets().into_iter().map(move |(t, _)| format!("{t}/{g}__{c}.snap")))
         .collect();
     let mut orphans = Vec::new();
     let dir = super::root().join("snapshots");

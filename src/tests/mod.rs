@@ -4,6 +4,8 @@
 mod corpus;
 mod golden;
 mod native;
+mod props;
+mod strategies;
 
 use std::path::{Path, PathBuf};
 

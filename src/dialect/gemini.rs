@@ -1,0 +1,275 @@
+//! Google Gemini `generationConfig`: `responseSchema` (an OpenAPI-flavoured
+//! subset) or `responseJsonSchema` (a JSON Schema subset), both widening-only.
+
+use crate::analysis::{self, Doc};
+use crate::emission::{Action, Emission, Enforcement, Note};
+use crate::lower::{self, Literals, PatternRule, Rules};
+use crate::options::{GeminiDialect, Options};
+use serde_json::{Map, Value, json};
+
+/// What `responseSchema` expresses (`providers.md` §4.2): upper-case single types
+/// with `nullable`, string-only enums, closed objects with non-empty
+/// `properties`, arrays with `items`, `anyOf`, and a few bounds.
+pub(crate) static RESPONSE_SCHEMA: Rules = Rules {
+    keywords: &[
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+        "description",
+        "title",
+    ],
+    formats: &["date-time"],
+    pattern: PatternRule::AnchoredOnly,
+    literals: Literals::Strings,
+    any_value: false,
+    open_objects: false,
+    maps: false,
+    empty_objects: false,
+    arrays_without_items: false,
+};
+
+/// What `responseJsonSchema` expresses (`providers.md` §4.3). Keywords the model
+/// ignores are not sent either (less to go wrong; dropping them widens).
+pub(crate) static RESPONSE_JSON_SCHEMA: Rules = Rules {
+    keywords: &["format", "minimum", "maximum", "minItems", "maxItems", "prefixItems", "description", "title"],
+    formats: &["date-time", "date", "time"],
+    pattern: PatternRule::Drop,
+    literals: Literals::StringsAndNumbers,
+    any_value: true,
+    open_objects: true,
+    maps: true,
+    empty_objects: true,
+    arrays_without_items: true,
+};
+
+const MIME: &str = "application/json";
+
+pub(crate) fn json(em: &mut Emission, doc: Option<&Doc<'_>>) {
+    if let Some(doc) = doc
+        && !analysis::accepts_only_objects(doc, doc.root)
+    {
+        prompt_only(em);
+        return;
+    }
+    mime_only(em);
+}
+
+pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
+    let (rules, field) = match opts.gemini_dialect {
+        GeminiDialect::ResponseSchema => (&RESPONSE_SCHEMA, "responseSchema"),
+        GeminiDialect::JsonSchema => (&RESPONSE_JSON_SCHEMA, "responseJsonSchema"),
+    };
+    let lowered = lower::lower(doc, rules, opts.closed_world, opts.assert_formats).and_then(|l| {
+        // A root that constrains nothing is not worth sending.
+        let unconstrained = l.schema.as_object().is_some_and(|m| m.keys().all(|k| k == "title" || k == "description"));
+        if unconstrained {
+            Err(lower::Fail::new("", "", "the schema constrains nothing the dialect can express"))
+        } else {
+            Ok(l)
+        }
+    });
+    match lowered {
+        Ok(lowered) => {
+            em.notes.extend(lowered.notes);
+            let native = match opts.gemini_dialect {
+                GeminiDialect::ResponseSchema => to_openapi(&lowered.schema),
+                GeminiDialect::JsonSchema => with_ordering(&lowered.schema),
+            };
+            em.body = json!({"generationConfig": {"responseMimeType": MIME, field: native}});
+            em.enforcement = if lowered.exact { Enforcement::Exact } else { Enforcement::Widened };
+        }
+        Err(fail) => {
+            em.notes.push(fail.0);
+            if analysis::accepts_only_objects(doc, doc.root) {
+                em.notes.push(Note::new(
+                    "",
+                    "",
+                    Action::Degraded,
+                    format!("`{field}` cannot express the schema: sending the JSON mime type alone, which is sound because the schema accepts only objects"),
+                ));
+                mime_only(em);
+            } else {
+                prompt_only(em);
+            }
+        }
+    }
+}
+
+fn mime_only(em: &mut Emission) {
+    em.body = json!({"generationConfig": {"responseMimeType": MIME}});
+    em.enforcement = Enforcement::Json;
+}
+
+fn prompt_only(em: &mut Emission) {
+    em.body = json!({});
+    em.enforcement = Enforcement::Prompt;
+    em.notes.push(Note::new(
+        "",
+        "",
+        Action::Degraded,
+        "the schema accepts values that are not objects, and Gemini's JSON mode is read as objects only: nothing native is sent; ask for the JSON in the prompt and validate locally",
+    ));
+}
+
+/// Type-specific keywords, for splitting a multi-type node into `anyOf`.
+fn keyword_type(kw: &str) -> Option<&'static str> {
+    Some(match kw {
+        "minLength" | "maxLength" | "pattern" | "format" | "enum" => "string",
+        "minimum" | "maximum" => "number",
+        "items" | "minItems" | "maxItems" => "array",
+        "properties" | "required" | "additionalProperties" | "minProperties" | "maxProperties" => "object",
+        _ => return None,
+    })
+}
+
+/// The normalised JSON Schema → Gemini's OpenAPI-flavoured `Schema`.
+pub(crate) fn to_openapi(v: &Value) -> Value {
+    let Value::Object(m) = v else { return v.clone() };
+    if let Some(Value::Array(branches)) = m.get("anyOf") {
+        let mut converted: Vec<Value> = branches.iter().map(to_openapi).collect();
+        let null_at = converted.iter().position(is_null_only);
+        let mut out = annotations(m);
+        match null_at {
+            Some(i) if converted.len() > 1 => {
+                converted.remove(i);
+                if converted.len() == 1 {
+                    let mut only = converted.pop().unwrap_or(Value::Null);
+                    if let Value::Object(o) = &mut only {
+                        o.insert("nullable".to_owned(), Value::Bool(true));
+                        for (k, v) in out {
+                            o.entry(k).or_insert(v);
+                        }
+                    }
+                    return only;
+                }
+                out.insert("anyOf".to_owned(), Value::Array(converted));
+                out.insert("nullable".to_owned(), Value::Bool(true));
+            }
+            _ => {
+                out.insert("anyOf".to_owned(), Value::Array(converted));
+            }
+        }
+        return Value::Object(out);
+    }
+    let names: Vec<&str> = match m.get("type") {
+        Some(Value::String(s)) => vec![s.as_str()],
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let nullable = names.contains(&"null");
+    let non_null: Vec<&str> = names.iter().copied().filter(|n| *n != "null").collect();
+    if non_null.len() > 1 {
+        let branches: Vec<Value> = non_null.iter().map(|t| single(m, t)).collect();
+        let mut out = annotations(m);
+        out.insert("anyOf".to_owned(), Value::Array(branches));
+        if nullable {
+            out.insert("nullable".to_owned(), Value::Bool(true));
+        }
+        return Value::Object(out);
+    }
+    let t = non_null.first().copied().unwrap_or("null");
+    let mut out = single(m, t);
+    if nullable
+        && t != "null"
+        && let Value::Object(o) = &mut out
+    {
+        o.insert("nullable".to_owned(), Value::Bool(true));
+    }
+    out
+}
+
+/// A branch that accepts only `null`, whatever annotations it carries.
+fn is_null_only(v: &Value) -> bool {
+    v.as_object().is_some_and(|m| {
+        m.get("type") == Some(&json!("NULL"))
+            && m.keys().all(|k| matches!(k.as_str(), "type" | "title" | "description"))
+    })
+}
+
+fn annotations(m: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    for k in ["title", "description"] {
+        if let Some(v) = m.get(k) {
+            out.insert(k.to_owned(), v.clone());
+        }
+    }
+    out
+}
+
+/// One Gemini node of type `t` from the keywords of `m` that apply to `t`.
+fn single(m: &Map<String, Value>, t: &str) -> Value {
+    let mut out = annotations(m);
+    out.insert("type".to_owned(), Value::String(t.to_ascii_uppercase()));
+    let family = if t == "integer" { "number" } else { t };
+    for (k, v) in m {
+        if keyword_type(k) != Some(family) {
+            continue;
+        }
+        match k.as_str() {
+            "additionalProperties" => {} // every Gemini object is closed
+            "properties" => {
+                let Value::Object(props) = v else { continue };
+                let converted: Map<String, Value> = props.iter().map(|(k, v)| (k.clone(), to_openapi(v))).collect();
+                let order: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
+                out.insert("properties".to_owned(), Value::Object(converted));
+                out.insert("propertyOrdering".to_owned(), Value::Array(order));
+            }
+            "items" => {
+                out.insert("items".to_owned(), to_openapi(v));
+            }
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    // Keep `required` after `properties` for readability.
+    if let Some(r) = out.remove("required") {
+        out.insert("required".to_owned(), r);
+    }
+    Value::Object(out)
+}
+
+/// Adds `propertyOrdering` to every object of a `responseJsonSchema`, so the
+/// answer's key order follows the source.
+fn with_ordering(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut out = Map::new();
+            for (k, sub) in m {
+                let converted = match k.as_str() {
+                    "properties" | "$defs" => match sub {
+                        Value::Object(p) => {
+                            Value::Object(p.iter().map(|(k, v)| (k.clone(), with_ordering(v))).collect())
+                        }
+                        other => other.clone(),
+                    },
+                    "items" | "additionalProperties" => with_ordering(sub),
+                    "anyOf" | "prefixItems" => match sub {
+                        Value::Array(a) => Value::Array(a.iter().map(with_ordering).collect()),
+                        other => other.clone(),
+                    },
+                    _ => sub.clone(),
+                };
+                out.insert(k.clone(), converted);
+                if k == "properties"
+                    && let Value::Object(p) = sub
+                    && !p.is_empty()
+                {
+                    out.insert(
+                        "propertyOrdering".to_owned(),
+                        Value::Array(p.keys().map(|k| Value::String(k.clone())).collect()),
+                    );
+                }
+            }
+            Value::Object(out)
+        }
+        other => other.clone(),
+    }
+}

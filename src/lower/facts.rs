@@ -1,0 +1,435 @@
+//! Gathering the conjunctive schemas of one location and merging their keywords.
+
+use super::types::TypeSet;
+use super::{Fail, Lowerer};
+use crate::closure::{self, Src};
+use crate::emission::Action;
+use crate::pointer;
+use crate::vocab;
+use serde_json::{Map, Number, Value};
+
+/// A numeric bound: the value, whether it is exclusive, and where it came from.
+#[derive(Debug, Clone)]
+pub(crate) struct Bound {
+    pub(crate) value: Number,
+    pub(crate) exclusive: bool,
+    pub(crate) at: String,
+}
+
+/// Everything the conjunctive schemas of one location say, merged.
+#[derive(Debug, Clone)]
+pub(crate) struct Facts<'a> {
+    pub(crate) types: TypeSet,
+    pub(crate) literals: Option<Vec<Value>>,
+    pub(crate) literal_at: String,
+    pub(crate) min_length: Option<(u64, String)>,
+    pub(crate) max_length: Option<(u64, String)>,
+    pub(crate) patterns: Vec<(String, String)>,
+    pub(crate) formats: Vec<(String, String)>,
+    pub(crate) minimum: Option<Bound>,
+    pub(crate) maximum: Option<Bound>,
+    pub(crate) multiple_of: Vec<(Number, String)>,
+    /// Conjunctive nodes that say something about array elements.
+    pub(crate) array_nodes: Vec<(&'a Map<String, Value>, String)>,
+    pub(crate) min_items: Option<(u64, String)>,
+    pub(crate) max_items: Option<(u64, String)>,
+    /// Object properties in first-seen order, with every schema that applies.
+    pub(crate) properties: Vec<(String, Vec<Src<'a>>)>,
+    pub(crate) required: Vec<String>,
+    /// `additionalProperties: false` seen: its pointer and the properties its
+    /// node declares (the only keys it allows).
+    pub(crate) closed_at: Option<(String, Vec<String>)>,
+    /// `additionalProperties` schemas (maps), `{}`/`true` excluded.
+    pub(crate) additional: Vec<Src<'a>>,
+    pub(crate) pattern_properties: Option<String>,
+    pub(crate) min_properties: Option<(u64, String)>,
+    pub(crate) max_properties: Option<(u64, String)>,
+    /// Unions still to distribute: (keyword, pointer, branches).
+    pub(crate) unions: Vec<(&'static str, String, Vec<Src<'a>>)>,
+    /// Keywords that constrain but are dropped whole (widening): (keyword, pointer).
+    pub(crate) dropped: Vec<(String, String)>,
+    pub(crate) description: Option<Value>,
+    pub(crate) title: Option<Value>,
+    /// A conjunct that accepts nothing.
+    pub(crate) never: Option<String>,
+    /// A recursive reference was widened away here.
+    pub(crate) recursion_cut: bool,
+}
+
+impl Facts<'_> {
+    fn new(at: &str) -> Self {
+        let _ = at;
+        Facts {
+            types: TypeSet::ALL,
+            literals: None,
+            literal_at: String::new(),
+            min_length: None,
+            max_length: None,
+            patterns: Vec::new(),
+            formats: Vec::new(),
+            minimum: None,
+            maximum: None,
+            multiple_of: Vec::new(),
+            array_nodes: Vec::new(),
+            min_items: None,
+            max_items: None,
+            properties: Vec::new(),
+            required: Vec::new(),
+            closed_at: None,
+            additional: Vec::new(),
+            pattern_properties: None,
+            min_properties: None,
+            max_properties: None,
+            unions: Vec::new(),
+            dropped: Vec::new(),
+            description: None,
+            title: None,
+            never: None,
+            recursion_cut: false,
+        }
+    }
+}
+
+fn tighter_min(cur: &mut Option<(u64, String)>, v: u64, at: &str) {
+    if cur.as_ref().is_none_or(|(c, _)| v > *c) {
+        *cur = Some((v, at.to_owned()));
+    }
+}
+
+fn tighter_max(cur: &mut Option<(u64, String)>, v: u64, at: &str) {
+    if cur.as_ref().is_none_or(|(c, _)| v < *c) {
+        *cur = Some((v, at.to_owned()));
+    }
+}
+
+fn as_count(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1e18).map(|f| f as u64))
+}
+
+/// Keeps the stronger of two lower (`lower = true`) or upper bounds.
+fn merge_bound(cur: &mut Option<Bound>, new: Bound, lower: bool) {
+    let replace = match cur {
+        None => true,
+        Some(c) => {
+            let (a, b) = (c.value.as_f64().unwrap_or(0.0), new.value.as_f64().unwrap_or(0.0));
+            if a == b {
+                new.exclusive && !c.exclusive
+            } else if lower {
+                b > a
+            } else {
+                b < a
+            }
+        }
+    };
+    if replace {
+        *cur = Some(new);
+    }
+}
+
+impl<'d> Lowerer<'_, 'd> {
+    /// Gathers the conjuncts of `own` (following `$ref` and `allOf`) and merges them.
+    pub(crate) fn facts(&mut self, own: &[Src<'d>], at: &str) -> Result<Facts<'d>, Fail> {
+        let mut facts = Facts::new(at);
+        let mut work: Vec<Src<'d>> = own.iter().rev().cloned().collect();
+        let mut seen = std::collections::HashSet::new();
+        while let Some((schema, here)) = work.pop() {
+            match schema {
+                Value::Bool(true) => {}
+                Value::Bool(false) if facts.never.is_none() => facts.never = Some(here),
+                Value::Bool(false) => {}
+                Value::Object(map) => {
+                    if !seen.insert(here.clone()) {
+                        continue;
+                    }
+                    self.merge_node(&mut facts, map, &here, &mut work)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(facts)
+    }
+
+    fn merge_node(
+        &mut self,
+        f: &mut Facts<'d>,
+        map: &'d Map<String, Value>,
+        at: &str,
+        work: &mut Vec<Src<'d>>,
+    ) -> Result<(), Fail> {
+        let draft = self.doc.draft;
+        let here = |kw: &str| pointer::push(at, kw);
+        for (keyword, value) in map {
+            let kw = keyword.as_str();
+            if vocab::slot(draft, kw).is_none() {
+                continue; // unknown keyword: an annotation (noted by preflight)
+            }
+            match kw {
+                "type" => {
+                    if let Some(t) = TypeSet::from_keyword(value) {
+                        f.types = f.types.intersect(t);
+                    }
+                }
+                "enum" | "const" => {
+                    let values: Vec<Value> = match (kw, value) {
+                        ("enum", Value::Array(items)) => items.clone(),
+                        ("const", v) => vec![v.clone()],
+                        _ => continue,
+                    };
+                    f.literals = Some(match f.literals.take() {
+                        None => {
+                            f.literal_at = here(kw);
+                            dedup(values)
+                        }
+                        Some(prev) => prev.into_iter().filter(|p| values.contains(p)).collect(),
+                    });
+                }
+                "minLength" => {
+                    if let Some(n) = as_count(value) {
+                        tighter_min(&mut f.min_length, n, &here(kw));
+                    }
+                }
+                "maxLength" => {
+                    if let Some(n) = as_count(value) {
+                        tighter_max(&mut f.max_length, n, &here(kw));
+                    }
+                }
+                "pattern" => {
+                    if let Some(p) = value.as_str() {
+                        f.patterns.push((p.to_owned(), here(kw)));
+                    }
+                }
+                "format" => {
+                    if let Some(p) = value.as_str() {
+                        f.formats.push((p.to_owned(), here(kw)));
+                    }
+                }
+                "minimum" | "exclusiveMinimum" | "maximum" | "exclusiveMaximum" => {
+                    if let Value::Number(n) = value {
+                        let b = Bound { value: n.clone(), exclusive: kw.starts_with("exclusive"), at: here(kw) };
+                        let lower = kw.ends_with("inimum");
+                        merge_bound(if lower { &mut f.minimum } else { &mut f.maximum }, b, lower);
+                    }
+                }
+                "multipleOf" => {
+                    if let Value::Number(n) = value {
+                        f.multiple_of.push((n.clone(), here(kw)));
+                    }
+                }
+                "items" | "prefixItems" | "additionalItems" if !f.array_nodes.iter().any(|(_, p)| p == at) => {
+                    f.array_nodes.push((map, at.to_owned()));
+                }
+                "minItems" => {
+                    if let Some(n) = as_count(value) {
+                        tighter_min(&mut f.min_items, n, &here(kw));
+                    }
+                }
+                "maxItems" => {
+                    if let Some(n) = as_count(value) {
+                        tighter_max(&mut f.max_items, n, &here(kw));
+                    }
+                }
+                "properties" => {
+                    if let Value::Object(props) = value {
+                        let base = here(kw);
+                        for (name, sub) in props {
+                            let src = (sub, pointer::push(&base, name));
+                            match f.properties.iter_mut().find(|(n, _)| n == name) {
+                                Some((_, list)) => list.push(src),
+                                None => f.properties.push((name.clone(), vec![src])),
+                            }
+                        }
+                    }
+                }
+                "required" => {
+                    if let Value::Array(names) = value {
+                        for n in names.iter().filter_map(Value::as_str) {
+                            if !f.required.iter().any(|r| r == n) {
+                                f.required.push(n.to_owned());
+                            }
+                        }
+                    }
+                }
+                "additionalProperties" => match value {
+                    Value::Bool(false) => {
+                        let declared = match map.get("properties") {
+                            Some(Value::Object(p)) => p.keys().cloned().collect(),
+                            _ => Vec::new(),
+                        };
+                        if f.closed_at.is_none() {
+                            f.closed_at = Some((here(kw), declared));
+                        }
+                    }
+                    Value::Bool(true) => {}
+                    Value::Object(m) if m.is_empty() => {}
+                    other => f.additional.push((other, here(kw))),
+                },
+                "patternProperties" => f.pattern_properties = Some(here(kw)),
+                "minProperties" => {
+                    if let Some(n) = as_count(value) {
+                        tighter_min(&mut f.min_properties, n, &here(kw));
+                    }
+                }
+                "maxProperties" => {
+                    if let Some(n) = as_count(value) {
+                        tighter_max(&mut f.max_properties, n, &here(kw));
+                    }
+                }
+                "allOf" => {
+                    if let Value::Array(parts) = value {
+                        let base = here(kw);
+                        for (i, p) in parts.iter().enumerate().rev() {
+                            work.push((p, pointer::push_index(&base, i)));
+                        }
+                    }
+                }
+                "anyOf" | "oneOf" => {
+                    if let Value::Array(parts) = value {
+                        let base = here(kw);
+                        let branches =
+                            parts.iter().enumerate().map(|(i, p)| (p, pointer::push_index(&base, i))).collect();
+                        f.unions.push((if kw == "anyOf" { "anyOf" } else { "oneOf" }, base, branches));
+                    }
+                }
+                "$ref" => {
+                    let Some(r) = value.as_str() else { continue };
+                    match closure::resolve(self.doc, r) {
+                        Some((target, ptr)) => {
+                            if self.ref_stack.contains(&ptr) {
+                                f.recursion_cut = true;
+                                self.widen(
+                                    at,
+                                    "$ref",
+                                    Action::Dropped,
+                                    format!("recursive reference {r:?}: widened to no constraint where it recurs"),
+                                );
+                            } else {
+                                self.ref_stack.push(ptr.clone());
+                                work.push((target, ptr));
+                            }
+                        }
+                        None => return Err(Fail::new(at, "$ref", format!("reference {r:?} cannot be inlined"))),
+                    }
+                }
+                "$dynamicRef" | "$recursiveRef" => {
+                    return Err(Fail::new(at, kw, "dynamic references cannot be inlined"));
+                }
+                "description" if f.description.is_none() && value.is_string() => {
+                    f.description = Some(value.clone());
+                }
+                "title" if f.title.is_none() && value.is_string() => f.title = Some(value.clone()),
+                "not"
+                | "if"
+                | "then"
+                | "else"
+                | "dependentSchemas"
+                | "dependentRequired"
+                | "dependencies"
+                | "propertyNames"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "contains"
+                | "minContains"
+                | "maxContains"
+                | "uniqueItems" => {
+                    if kw == "uniqueItems" && value == &Value::Bool(false) {
+                        continue;
+                    }
+                    if kw == "then" || kw == "else" {
+                        continue; // reported with `if`
+                    }
+                    f.dropped.push((kw.to_owned(), at.to_owned()));
+                }
+                _ => {} // annotations and identifiers
+            }
+        }
+        Ok(())
+    }
+}
+
+fn dedup(values: Vec<Value>) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::with_capacity(values.len());
+    for v in values {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// Merges the facts of a union branch into a copy of the outer facts.
+pub(crate) fn conjoin<'a>(outer: &Facts<'a>, inner: Facts<'a>) -> Facts<'a> {
+    let mut f = outer.clone();
+    f.types = f.types.intersect(inner.types);
+    if let Some(lits) = inner.literals {
+        f.literals = Some(match f.literals.take() {
+            None => {
+                f.literal_at = inner.literal_at;
+                lits
+            }
+            Some(prev) => prev.into_iter().filter(|p| lits.contains(p)).collect(),
+        });
+    }
+    if let Some((n, at)) = inner.min_length {
+        tighter_min(&mut f.min_length, n, &at);
+    }
+    if let Some((n, at)) = inner.max_length {
+        tighter_max(&mut f.max_length, n, &at);
+    }
+    f.patterns.extend(inner.patterns);
+    f.formats.extend(inner.formats);
+    if let Some(b) = inner.minimum {
+        merge_bound(&mut f.minimum, b, true);
+    }
+    if let Some(b) = inner.maximum {
+        merge_bound(&mut f.maximum, b, false);
+    }
+    f.multiple_of.extend(inner.multiple_of);
+    for n in inner.array_nodes {
+        if !f.array_nodes.iter().any(|(_, p)| *p == n.1) {
+            f.array_nodes.push(n);
+        }
+    }
+    if let Some((n, at)) = inner.min_items {
+        tighter_min(&mut f.min_items, n, &at);
+    }
+    if let Some((n, at)) = inner.max_items {
+        tighter_max(&mut f.max_items, n, &at);
+    }
+    for (name, srcs) in inner.properties {
+        match f.properties.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, list)) => list.extend(srcs),
+            None => f.properties.push((name, srcs)),
+        }
+    }
+    for r in inner.required {
+        if !f.required.contains(&r) {
+            f.required.push(r);
+        }
+    }
+    if f.closed_at.is_none() {
+        f.closed_at = inner.closed_at;
+    }
+    f.additional.extend(inner.additional);
+    if f.pattern_properties.is_none() {
+        f.pattern_properties = inner.pattern_properties;
+    }
+    if let Some((n, at)) = inner.min_properties {
+        tighter_min(&mut f.min_properties, n, &at);
+    }
+    if let Some((n, at)) = inner.max_properties {
+        tighter_max(&mut f.max_properties, n, &at);
+    }
+    f.unions.extend(inner.unions);
+    f.dropped.extend(inner.dropped);
+    if f.description.is_none() {
+        f.description = inner.description;
+    }
+    if f.title.is_none() {
+        f.title = inner.title;
+    }
+    if f.never.is_none() {
+        f.never = inner.never;
+    }
+    f.recursion_cut |= inner.recursion_cut;
+    f
+}

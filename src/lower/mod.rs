@@ -1,0 +1,253 @@
+//! Lowering: a checked schema → a normalised JSON Schema inside one dialect's
+//! capabilities, widening only.
+//!
+//! The output is plain JSON Schema in a normal form: references inlined (a
+//! recursive reference is widened where it recurs), `allOf` merged, `anyOf` /
+//! `oneOf` distributed over their siblings, explicit `type`s, literals as `enum`,
+//! and only the keywords the dialect's [`Rules`] allow. Every keyword that is
+//! dropped or weakened gets a located note. A location the dialect cannot express
+//! at all fails the whole lowering ([`Fail`]), since dropping it would narrow.
+//! Each dialect then only has a small syntax step (`dialect/*.rs`).
+
+mod build;
+mod facts;
+pub(crate) mod types;
+
+use crate::analysis::Doc;
+use crate::closure::Src;
+use crate::emission::{Action, Note};
+use serde_json::Value;
+
+/// Which literals an `enum` of the dialect may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(dead_code, reason = "every kind is data for some dialect; not all dialects exist yet")]
+pub(crate) enum Literals {
+    /// Strings only (Gemini `responseSchema`).
+    Strings,
+    /// Strings and numbers (Gemini `responseJsonSchema`).
+    StringsAndNumbers,
+    /// Strings, numbers, booleans and null.
+    Scalars,
+    /// Any JSON value.
+    All,
+}
+
+/// How a dialect's decoder reads `pattern`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(dead_code, reason = "every rule is data for some dialect; not all dialects exist yet")]
+pub(crate) enum PatternRule {
+    /// Not supported: dropped (widening).
+    Drop,
+    /// Matched against the whole string: kept only when anchored as `^…$`
+    /// (searching and whole-string matching then agree), else dropped.
+    AnchoredOnly,
+    /// Matched against the whole string: an unanchored `p` is sent as
+    /// `^[\s\S]*(?:p)[\s\S]*$`, which means the same under both readings.
+    RewriteToFullMatch,
+    /// JSON Schema's own search semantics.
+    Search,
+}
+
+/// What a dialect can express: data, read by the lowering.
+#[derive(Debug)]
+pub(crate) struct Rules {
+    /// Assertion and annotation keywords kept when present: any of `minLength`,
+    /// `maxLength`, `pattern`, `format`, `minimum`, `maximum`,
+    /// `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minItems`,
+    /// `maxItems`, `uniqueItems`, `prefixItems`, `minProperties`,
+    /// `maxProperties`, `description`, `title`.
+    pub(crate) keywords: &'static [&'static str],
+    /// `format` values kept (when formats are asserted locally).
+    pub(crate) formats: &'static [&'static str],
+    pub(crate) pattern: PatternRule,
+    pub(crate) literals: Literals,
+    /// The dialect has a node meaning "any value" (`{}`).
+    pub(crate) any_value: bool,
+    /// `additionalProperties: true` is honoured, so open objects are expressible.
+    pub(crate) open_objects: bool,
+    /// `additionalProperties: <schema>` is honoured (maps).
+    pub(crate) maps: bool,
+    /// An object node may have no properties.
+    pub(crate) empty_objects: bool,
+    /// An array node may omit `items` (any element).
+    pub(crate) arrays_without_items: bool,
+}
+
+impl Rules {
+    pub(crate) fn allows(&self, keyword: &str) -> bool {
+        self.keywords.contains(&keyword)
+    }
+}
+
+/// A location the dialect cannot express.
+#[derive(Debug)]
+pub(crate) struct Fail(pub(crate) Note);
+
+impl Fail {
+    pub(crate) fn new(at: &str, keyword: &str, reason: impl Into<String>) -> Fail {
+        Fail(Note::new(at, keyword, Action::Degraded, reason))
+    }
+}
+
+/// A successful lowering.
+#[derive(Debug)]
+pub(crate) struct Lowered {
+    pub(crate) schema: Value,
+    pub(crate) exact: bool,
+    pub(crate) notes: Vec<Note>,
+}
+
+/// Most output nodes before giving up (inlined references can multiply a schema).
+const MAX_OUTPUT_NODES: usize = 20_000;
+/// Deepest nesting of output locations (keeps recursion well inside the stack).
+const MAX_NESTING: usize = 96;
+/// Most branches a distributed union may grow to.
+pub(crate) const MAX_BRANCHES: usize = 16;
+
+/// Lowers the schema at `doc.root` under `rules`.
+pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, closed_world: bool, assert_formats: bool) -> Result<Lowered, Fail> {
+    let mut l = Lowerer {
+        doc,
+        rules,
+        closed_world,
+        assert_formats,
+        notes: Vec::new(),
+        exact: true,
+        ref_stack: vec![String::new()],
+        produced: 0,
+        nesting: 0,
+    };
+    let root: Src<'_> = (doc.root, String::new());
+    let schema = l.location(std::slice::from_ref(&root), std::slice::from_ref(&root), "")?;
+    Ok(Lowered { schema, exact: l.exact, notes: l.notes })
+}
+
+pub(crate) struct Lowerer<'a, 'd> {
+    pub(crate) doc: &'a Doc<'d>,
+    pub(crate) rules: &'a Rules,
+    pub(crate) closed_world: bool,
+    pub(crate) assert_formats: bool,
+    pub(crate) notes: Vec<Note>,
+    pub(crate) exact: bool,
+    /// Reference targets being inlined on the current path.
+    pub(crate) ref_stack: Vec<String>,
+    pub(crate) produced: usize,
+    pub(crate) nesting: usize,
+}
+
+impl<'d> Lowerer<'_, 'd> {
+    /// Records a widening.
+    pub(crate) fn widen(&mut self, at: &str, keyword: &str, action: Action, reason: impl Into<String>) {
+        self.exact = false;
+        let note = Note::new(at, keyword, action, reason);
+        if !self.notes.contains(&note) {
+            self.notes.push(note);
+        }
+    }
+
+    /// Records an edit that does not change what is accepted.
+    pub(crate) fn note(&mut self, at: &str, keyword: &str, action: Action, reason: impl Into<String>) {
+        let note = Note::new(at, keyword, action, reason);
+        if !self.notes.contains(&note) {
+            self.notes.push(note);
+        }
+    }
+
+    /// Lowers one instance location: `own` are the schemas that apply there
+    /// conjunctively, `pi` what the projection sees there; `at` names the spot.
+    pub(crate) fn location(&mut self, own: &[Src<'d>], pi: &[Src<'d>], at: &str) -> Result<Value, Fail> {
+        self.produced += 1;
+        if self.produced > MAX_OUTPUT_NODES {
+            return Err(Fail::new(at, "", "the schema grows too large once references are inlined"));
+        }
+        if self.nesting >= MAX_NESTING {
+            return Err(Fail::new(at, "", "the schema nests too deeply once references are inlined"));
+        }
+        self.nesting += 1;
+        let depth = self.ref_stack.len();
+        let facts = self.facts(own, at);
+        let out = match facts {
+            Ok(f) => self.build(f, pi, at),
+            Err(e) => Err(e),
+        };
+        self.ref_stack.truncate(depth);
+        self.nesting -= 1;
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::Draft;
+    use serde_json::json;
+
+    static OPEN: Rules = Rules {
+        keywords: &["minLength", "pattern", "minimum", "exclusiveMinimum", "prefixItems", "description"],
+        formats: &[],
+        pattern: PatternRule::RewriteToFullMatch,
+        literals: Literals::Scalars,
+        any_value: true,
+        open_objects: true,
+        maps: true,
+        empty_objects: true,
+        arrays_without_items: true,
+    };
+
+    #[track_caller]
+    fn check(schema: Value) -> Result<(Value, bool), String> {
+        let doc = Doc { root: &schema, draft: Draft::Draft202012, refs_resolvable: true };
+        lower(&doc, &OPEN, true, true).map(|l| (l.schema, l.exact)).map_err(|f| f.0.to_string())
+    }
+
+    #[test]
+    fn ok_allof_and_refs_merge() {
+        let s = json!({"$defs": {"N": {"type": "integer", "minimum": 1}},
+                       "allOf": [{"$ref": "#/$defs/N"}, {"exclusiveMinimum": 3}]});
+        assert_eq!(check(s), Ok((json!({"type": "integer", "exclusiveMinimum": 3}), true)));
+    }
+
+    #[test]
+    fn ok_union_distributes_over_siblings() {
+        let s = json!({"type": "string", "minLength": 2, "anyOf": [{"pattern": "^a"}, {"maxLength": 3}]});
+        let (out, exact) = check(s).expect("lowers");
+        assert_eq!(out["anyOf"][0], json!({"type": "string", "minLength": 2, "pattern": "^[\\s\\S]*(?:^a)[\\s\\S]*$"}));
+        assert_eq!(out["anyOf"][1], json!({"type": "string", "minLength": 2}));
+        assert!(!exact, "maxLength is not in the rules: dropped");
+    }
+
+    #[test]
+    fn ok_recursion_widens_where_it_recurs() {
+        let s = json!({"type": "object", "properties": {"next": {"$ref": "#"}}});
+        let (out, exact) = check(s).expect("lowers");
+        assert_eq!(out["properties"]["next"], json!({}));
+        assert!(!exact);
+    }
+
+    #[test]
+    fn ok_literals_filtered_by_type() {
+        let s = json!({"type": "string", "enum": ["a", 1, null]});
+        assert_eq!(check(s), Ok((json!({"type": "string", "enum": ["a"]}), true)));
+    }
+
+    #[test]
+    fn err_accepts_nothing() {
+        assert!(check(json!({"type": "string", "enum": [1]})).is_err());
+        assert!(check(json!({"allOf": [{"type": "string"}, {"type": "integer"}]})).is_err());
+        assert!(check(json!(false)).is_err());
+    }
+
+    #[test]
+    fn err_deep_inlining_is_bounded() {
+        let mut defs = serde_json::Map::new();
+        for i in 0..200 {
+            defs.insert(
+                format!("d{i}"),
+                json!({"type": "object", "properties": {"x": {"$ref": format!("#/$defs/d{}", i + 1)}}}),
+            );
+        }
+        defs.insert("d200".into(), json!({"type": "string"}));
+        let s = json!({"$defs": defs, "$ref": "#/$defs/d0"});
+        assert!(check(s).unwrap_err().contains("too deeply"));
+    }
+}

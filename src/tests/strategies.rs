@@ -1,0 +1,202 @@
+//! Proptest strategies: bounded schemas over every keyword preflight accepts,
+//! and candidate instances drawn from the schema's own vocabulary.
+
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+const NAMES: &[&str] = &["a", "b", "c", "strict", "items", "x-1"];
+const STRINGS: &[&str] = &["", "a", "abc", "cat", "2020-01-01T00:00:00Z", "a@b.co", "123", "x-1"];
+
+fn literal() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-3i64..5).prop_map(Value::from),
+        Just(json!(2.5)),
+        prop::sample::select(STRINGS).prop_map(Value::from),
+        Just(json!({})),
+        Just(json!([1])),
+        Just(json!({"a": 1})),
+    ]
+}
+
+fn type_name() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(&["string", "number", "integer", "boolean", "null", "object", "array"][..])
+}
+
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        3 => type_name().prop_map(|t| json!({"type": t})),
+        1 => (type_name(), type_name()).prop_map(|(a, b)| if a == b { json!({"type": a}) } else { json!({"type": [a, b]}) }),
+        1 => Just(json!(true)),
+        1 => Just(json!(false)),
+        1 => Just(json!({})),
+        2 => prop::collection::vec(literal(), 1..4).prop_map(|v| json!({"enum": v})),
+        1 => literal().prop_map(|v| json!({"const": v})),
+        2 => (0u64..3, 1u64..6, prop::sample::select(&["", "^a", "^[a-z]+$", "b", "^(a|c)", "[0-9]{2}"][..]),
+              prop::sample::select(&["", "date-time", "email", "uri", "date"][..]))
+            .prop_map(|(min, max, pat, fmt)| {
+                let mut m = Map::new();
+                m.insert("type".into(), json!("string"));
+                m.insert("minLength".into(), json!(min));
+                m.insert("maxLength".into(), json!(min + max));
+                if !pat.is_empty() { m.insert("pattern".into(), json!(pat)); }
+                if !fmt.is_empty() { m.insert("format".into(), json!(fmt)); }
+                Value::Object(m)
+            }),
+        2 => (prop::sample::select(&["number", "integer"][..]), prop::sample::select(&["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf"][..]),
+              prop::sample::select(vec![json!(0), json!(1), json!(2.5), json!(-1)]))
+            .prop_map(|(t, k, v)| {
+                let v = if k == "multipleOf" && v.as_f64().is_some_and(|f| f <= 0.0) { json!(2) } else { v };
+                json!({"type": t, k: v})
+            }),
+        1 => Just(json!({"$ref": "#/$defs/D"})),
+        1 => Just(json!({"$ref": "#"})),
+    ]
+}
+
+fn object(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = Value> {
+    (
+        prop::collection::vec((prop::sample::select(NAMES), inner.clone()), 0..4),
+        prop::collection::vec(prop::sample::select(NAMES), 0..3),
+        prop::sample::select(&[0u8, 0, 1, 2, 3, 4, 5][..]),
+        inner,
+        any::<bool>(),
+    )
+        .prop_map(|(props, required, extra, sub, typed)| {
+            let mut m = Map::new();
+            if typed {
+                m.insert("type".into(), json!("object"));
+            }
+            let mut p = Map::new();
+            for (k, v) in props {
+                p.insert(k.to_owned(), v);
+            }
+            let declared: Vec<String> = p.keys().cloned().collect();
+            if !p.is_empty() {
+                m.insert("properties".into(), Value::Object(p));
+            }
+            // Mostly declared names, sometimes a ghost.
+            let req: Vec<&str> =
+                required.into_iter().filter(|r| declared.iter().any(|d| d == r) || *r == "x-1").collect();
+            if !req.is_empty() {
+                let mut uniq: Vec<&str> = Vec::new();
+                for r in req {
+                    if !uniq.contains(&r) {
+                        uniq.push(r);
+                    }
+                }
+                m.insert("required".into(), json!(uniq));
+            }
+            match extra {
+                1 => {
+                    m.insert("additionalProperties".into(), json!(false));
+                }
+                2 => {
+                    m.insert("additionalProperties".into(), sub);
+                }
+                3 => {
+                    m.insert("patternProperties".into(), json!({"^x-": sub}));
+                }
+                4 => {
+                    m.insert("minProperties".into(), json!(1));
+                }
+                5 => {
+                    m.insert("additionalProperties".into(), json!(true));
+                }
+                _ => {}
+            }
+            Value::Object(m)
+        })
+}
+
+fn array(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = Value> {
+    (inner.clone(), prop::collection::vec(inner, 0..3), 0u8..6, 0u64..3).prop_map(|(items, prefix, shape, n)| {
+        let mut m = Map::new();
+        m.insert("type".into(), json!("array"));
+        match shape {
+            0 => {}
+            1 => {
+                m.insert("items".into(), items);
+            }
+            2 => {
+                m.insert("prefixItems".into(), Value::Array(prefix));
+                m.insert("items".into(), json!(false));
+            }
+            3 => {
+                m.insert("prefixItems".into(), Value::Array(prefix));
+                m.insert("items".into(), items);
+            }
+            4 => {
+                m.insert("items".into(), items);
+                m.insert("minItems".into(), json!(n));
+                m.insert("maxItems".into(), json!(n + 2));
+            }
+            _ => {
+                m.insert("items".into(), items);
+                m.insert("uniqueItems".into(), json!(true));
+                m.insert("contains".into(), json!({"type": "integer"}));
+            }
+        }
+        Value::Object(m)
+    })
+}
+
+fn combine(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = Value> {
+    (prop::sample::select(&["anyOf", "oneOf", "allOf"][..]), prop::collection::vec(inner, 1..4))
+        .prop_map(|(k, v)| json!({k: v}))
+}
+
+/// Merges two schemas' keywords into one node (siblings), the second winning.
+fn siblings(a: Value, b: Value) -> Value {
+    match (a, b) {
+        (Value::Object(mut x), Value::Object(y)) => {
+            for (k, v) in y {
+                x.insert(k, v);
+            }
+            Value::Object(x)
+        }
+        (a, _) => a,
+    }
+}
+
+/// A bounded schema document.
+pub(crate) fn schema() -> impl Strategy<Value = Value> {
+    let node = leaf().prop_recursive(3, 32, 4, |inner| {
+        prop_oneof![
+            3 => object(inner.clone()),
+            2 => array(inner.clone()),
+            2 => combine(inner.clone()),
+            1 => inner.clone().prop_map(|s| json!({"not": s})),
+            1 => (inner.clone(), inner.clone(), inner.clone()).prop_map(|(i, t, e)| json!({"if": i, "then": t, "else": e})),
+            2 => (inner.clone(), inner.clone()).prop_map(|(a, b)| siblings(a, b)),
+        ]
+    });
+    (node.clone(), node).prop_map(|(root, def)| match root {
+        Value::Object(mut m) => {
+            if m.get("$defs").is_none() {
+                m.insert("$defs".into(), json!({"D": def}));
+            }
+            Value::Object(m)
+        }
+        other => other,
+    })
+}
+
+/// Candidate instances: JSON built from the names and literals a schema uses.
+pub(crate) fn instance() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-3i64..12).prop_map(Value::from),
+        Just(json!(2.5)),
+        prop::sample::select(STRINGS).prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec((prop::sample::select(NAMES), inner), 0..4)
+                .prop_map(|kv| { Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()) }),
+        ]
+    })
+}
