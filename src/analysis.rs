@@ -2,6 +2,7 @@
 
 use crate::vocab::Draft;
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 /// Context for analyses that follow `$ref`s.
 pub(crate) struct Doc<'a> {
@@ -14,10 +15,18 @@ pub(crate) struct Doc<'a> {
 /// `true` only when every value `schema` accepts is a JSON object (vacuously true
 /// for a schema that accepts nothing). `false` means "not proved".
 pub(crate) fn accepts_only_objects(doc: &Doc<'_>, schema: &Value) -> bool {
-    only_objects(doc, schema, 0)
+    let mut refs = Refs::default();
+    only_objects(doc, schema, 0, &mut refs)
 }
 
-fn only_objects(doc: &Doc<'_>, schema: &Value, depth: usize) -> bool {
+/// Reference targets: results known, and targets being examined (a cycle proves nothing).
+#[derive(Default)]
+struct Refs {
+    known: HashMap<String, bool>,
+    active: HashSet<String>,
+}
+
+fn only_objects(doc: &Doc<'_>, schema: &Value, depth: usize, refs: &mut Refs) -> bool {
     if depth > crate::preflight::MAX_DEPTH_CEILING {
         return false;
     }
@@ -46,31 +55,39 @@ fn only_objects(doc: &Doc<'_>, schema: &Value, depth: usize) -> bool {
         return true;
     }
     if let Some(Value::Array(parts)) = map.get("allOf")
-        && parts.iter().any(|p| only_objects(doc, p, depth + 1))
+        && parts.iter().any(|p| only_objects(doc, p, depth + 1, refs))
     {
         return true;
     }
     for key in ["anyOf", "oneOf"] {
         if let Some(Value::Array(parts)) = map.get(key)
             && !parts.is_empty()
-            && parts.iter().all(|p| only_objects(doc, p, depth + 1))
+            && parts.iter().all(|p| only_objects(doc, p, depth + 1, refs))
         {
             return true;
         }
     }
     if let (Some(then), Some(otherwise)) = (map.get("then"), map.get("else"))
         && map.contains_key("if")
-        && only_objects(doc, then, depth + 1)
-        && only_objects(doc, otherwise, depth + 1)
+        && only_objects(doc, then, depth + 1, refs)
+        && only_objects(doc, otherwise, depth + 1, refs)
     {
         return true;
     }
     if doc.refs_resolvable
         && let Some(Value::String(r)) = map.get("$ref")
-        && let Some((target, _)) = crate::pointer::resolve_fragment(doc.root, r)
-        && !std::ptr::eq(target, schema)
+        && let Some((target, at)) = crate::pointer::resolve_fragment(doc.root, r)
     {
-        return only_objects(doc, target, depth + 1);
+        if let Some(known) = refs.known.get(&at) {
+            return *known;
+        }
+        if !refs.active.insert(at.clone()) {
+            return false;
+        }
+        let result = only_objects(doc, target, depth + 1, refs);
+        refs.active.remove(&at);
+        refs.known.insert(at, result);
+        return result;
     }
     false
 }

@@ -116,8 +116,10 @@ impl fmt::Display for Note {
 /// A compiled request-body fragment for one provider and mode.
 ///
 /// Deep-merge [`body`](Emission::body) into the provider request body and add
-/// [`headers`](Emission::headers) to the request.
-#[derive(Debug, Clone, PartialEq)]
+/// [`headers`](Emission::headers) to the request. Keep the emission to
+/// [`decode`](Emission::decode) the response: it holds the compiled local
+/// validator of the source schema.
+#[derive(Debug, Clone)]
 pub struct Emission {
     pub(crate) provider: Provider,
     pub(crate) mode: Mode,
@@ -127,6 +129,8 @@ pub struct Emission {
     pub(crate) notes: Vec<Note>,
     /// The caller's schema, kept for local validation of the answer.
     pub(crate) source: Option<Value>,
+    /// The authoritative local validator of `source`.
+    pub(crate) validator: Option<jsonschema::Validator>,
 }
 
 impl Emission {
@@ -139,7 +143,43 @@ impl Emission {
             enforcement: Enforcement::None,
             notes: Vec::new(),
             source: source.cloned(),
+            validator: None,
         }
+    }
+
+    /// Finds the answer in the provider's whole response body, removes one
+    /// wrapping Markdown fence, parses it, and validates it against the source
+    /// schema (authoritative).
+    ///
+    /// Where the answer is, per provider: OpenAI-compatible `choices[0].message.content`
+    /// (`refusal` reported as [`DecodeError::Refusal`]); Gemini the text parts of
+    /// `candidates[0].content.parts`, thought parts skipped; Claude the forced
+    /// tool's `tool_use.input`, or the text blocks when no tool was used; Ollama
+    /// `message.content`.
+    ///
+    /// # Errors
+    ///
+    /// Every way an answer can fail is a [`DecodeError`] variant: no answer,
+    /// refusal, truncated (finish reason `length`), not JSON, or schema violations
+    /// (all of them, each with its pointer into the answer).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use schemacast::{FinishReason, Provider};
+    /// let schema = serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}},
+    ///     "required": ["city"], "additionalProperties": false});
+    /// let emission = schemacast::emit(&schema, Provider::OpenAi)?;
+    /// let response = serde_json::json!({"choices": [{"index": 0, "finish_reason": "stop",
+    ///     "message": {"role": "assistant", "content": "{\"city\": \"Oslo\"}"}}]});
+    /// let answer = emission.decode(&response).expect("a valid answer");
+    /// assert_eq!(answer.value()["city"], "Oslo");
+    /// assert_eq!(answer.finish_reason(), &FinishReason::Stop);
+    /// # Ok::<(), schemacast::Error>(())
+    /// ```
+    pub fn decode(&self, response_body: &Value) -> Result<crate::Answer, crate::DecodeError> {
+        let dialect = crate::profile::profile(self.provider).dialect;
+        crate::decode::decode(dialect, self.validator.as_ref(), response_body)
     }
 
     /// The provider this emission is for.

@@ -37,6 +37,7 @@
 
 mod analysis;
 mod closure;
+mod decode;
 mod dialect;
 mod emission;
 mod error;
@@ -47,6 +48,7 @@ mod pipeline;
 mod pointer;
 mod preflight;
 mod profile;
+mod prompt;
 mod vocab;
 
 #[cfg(test)]
@@ -57,9 +59,11 @@ mod tests;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+pub use decode::{Answer, DecodeError, FinishReason, Violation};
 pub use emission::{Action, Emission, Enforcement, Note};
 pub use error::{Error, ErrorKind, Problem};
 pub use options::{GeminiDialect, Mode, Options, Provider};
+pub use prompt::{instruction, repair};
 
 use serde_json::Value;
 
@@ -150,4 +154,26 @@ pub fn project(schema: &Value, value: &Value) -> Value {
     };
     let doc = analysis::Doc { root: schema, draft: checked.draft, refs_resolvable: !checked.nested_ids };
     closure::project_value(&doc, value)
+}
+
+/// Validates `value` against `schema` with the local validator, for callers that
+/// parse answers themselves.
+///
+/// # Errors
+///
+/// [`DecodeError::Invalid`] lists every violation with its pointer into `value`;
+/// [`DecodeError::Schema`] when the schema fails preflight.
+///
+/// # Example
+///
+/// ```
+/// let schema = serde_json::json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+/// assert!(schemacast::validate(&schema, &serde_json::json!({"n": 1})).is_ok());
+/// let err = schemacast::validate(&schema, &serde_json::json!({"n": "one"})).unwrap_err();
+/// assert_eq!(err.kind(), "schema_violation");
+/// ```
+pub fn validate(schema: &Value, value: &Value) -> Result<(), DecodeError> {
+    let checked = preflight::check(schema, &Options::new(Provider::OpenAi)).map_err(DecodeError::Schema)?;
+    let found = decode::violations(&checked.validator, value);
+    if found.is_empty() { Ok(()) } else { Err(DecodeError::Invalid { value: value.clone(), violations: found }) }
 }

@@ -21,12 +21,23 @@ pub enum Provider {
     OpenRouter,
     /// Google Gemini API (`generationConfig.responseSchema` or `responseJsonSchema`).
     Gemini,
+    /// Ollama `/api/chat` (`format`).
+    Ollama,
+    /// Anthropic Messages API (a forced tool).
+    Claude,
 }
 
 impl Provider {
     /// Every provider, in table order.
-    pub const ALL: &'static [Provider] =
-        &[Provider::OpenAi, Provider::Groq, Provider::Mistral, Provider::OpenRouter, Provider::Gemini];
+    pub const ALL: &'static [Provider] = &[
+        Provider::OpenAi,
+        Provider::Groq,
+        Provider::Mistral,
+        Provider::OpenRouter,
+        Provider::Gemini,
+        Provider::Ollama,
+        Provider::Claude,
+    ];
 
     /// The CLI name (`openai`, `groq`, …).
     #[must_use]
@@ -148,6 +159,7 @@ impl FromStr for GeminiDialect {
 /// | format assertion | `true` (`format` is checked locally, so it may be sent natively) |
 /// | closed world | `true` (closable objects may be closed: contract §3) |
 /// | Gemini dialect | [`GeminiDialect::ResponseSchema`] |
+/// | Claude JSON tool | `false` ([`Mode::Json`] sends nothing to Claude) |
 /// | max depth | 64 levels of JSON nesting in the schema document |
 /// | max nodes | 100,000 JSON values in the schema document |
 /// | max enum | 4,096 members in one `enum` |
@@ -171,6 +183,7 @@ pub struct Options {
     pub(crate) assert_formats: bool,
     pub(crate) closed_world: bool,
     pub(crate) gemini_dialect: GeminiDialect,
+    pub(crate) claude_json_tool: bool,
     pub(crate) max_depth: usize,
     pub(crate) max_nodes: usize,
     pub(crate) max_enum: usize,
@@ -188,6 +201,7 @@ impl Options {
             assert_formats: true,
             closed_world: true,
             gemini_dialect: GeminiDialect::ResponseSchema,
+            claude_json_tool: false,
             max_depth: 64,
             max_nodes: 100_000,
             max_enum: 4096,
@@ -242,6 +256,14 @@ impl Options {
     #[must_use]
     pub fn with_gemini_dialect(mut self, dialect: GeminiDialect) -> Self {
         self.gemini_dialect = dialect;
+        self
+    }
+
+    /// Claude has no JSON mode; with `true`, [`Mode::Json`] forces a tool whose
+    /// input is any object instead (default `false`: nothing native).
+    #[must_use]
+    pub fn with_claude_json_tool(mut self, yes: bool) -> Self {
+        self.claude_json_tool = yes;
         self
     }
 

@@ -58,3 +58,108 @@ mod tests {
         assert!(!is_self_anchored("^(a$"));
     }
 }
+
+/// Escapes that grammar converters (llama.cpp) are known to mishandle: shorthand
+/// classes, word boundaries, back-references, property classes, code points.
+fn has_unsafe_escape(body: &str) -> bool {
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some(e) if "\\/.^$|?*+()[]{}-nrt".contains(e) => {}
+                _ => return true,
+            }
+        }
+    }
+    false
+}
+
+/// Largest repetition count a grammar converter is trusted with.
+const MAX_REPEAT: u32 = 1000;
+
+/// The pattern rewritten for a grammar engine that matches whole strings, has no
+/// `[\s\S]` and no `(?…)` groups (llama.cpp): anchored as `^…$`, with any
+/// unanchored end opened by `(.|[\n\r])*` (`.` there is every character but
+/// `\n` and `\r`). `None` when the pattern uses anything outside that subset.
+pub(crate) fn for_grammar(pattern: &str) -> Option<String> {
+    const ANY: &str = "(.|[\\n\\r])*";
+    let (start, rest) = match pattern.strip_prefix('^') {
+        Some(r) => (true, r),
+        None => (false, pattern),
+    };
+    let trailing_backslashes = rest.strip_suffix('$').map(|r| r.bytes().rev().take_while(|&b| b == b'\\').count());
+    let (end, body) = match trailing_backslashes {
+        Some(n) if n % 2 == 0 => (true, &rest[..rest.len() - 1]),
+        _ => (false, rest),
+    };
+    if has_unsafe_escape(body) || body.contains("(?") || large_repeat(body) {
+        return None;
+    }
+    // No anchors may remain inside, and an anchored end needs no top-level `|`.
+    let mut depth = 0usize;
+    let mut in_class = false;
+    let mut top_alternation = false;
+    let mut chars = body.chars().peekable();
+    let mut class_start = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !in_class => {
+                in_class = true;
+                class_start = true;
+                continue;
+            }
+            '^' if in_class && class_start => {}
+            ']' if in_class && !class_start => in_class = false,
+            '(' if !in_class => depth += 1,
+            ')' if !in_class => depth = depth.checked_sub(1)?,
+            '|' if !in_class && depth == 0 => top_alternation = true,
+            '^' | '$' if !in_class => return None,
+            _ => {}
+        }
+        class_start = false;
+    }
+    if depth != 0 || in_class || ((start || end) && top_alternation) {
+        return None;
+    }
+    if start && end {
+        return Some(pattern.to_owned());
+    }
+    Some(format!("^{}({body}){}$", if start { "" } else { ANY }, if end { "" } else { ANY }))
+}
+
+fn large_repeat(body: &str) -> bool {
+    let mut rest = body;
+    while let Some(i) = rest.find('{') {
+        let after = &rest[i + 1..];
+        let digits: String = after.chars().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
+        if digits.split(',').any(|d| d.parse::<u32>().is_ok_and(|n| n > MAX_REPEAT)) {
+            return true;
+        }
+        rest = after;
+    }
+    false
+}
+
+#[cfg(test)]
+mod grammar_tests {
+    use super::for_grammar;
+
+    #[test]
+    fn ok_for_grammar() {
+        assert_eq!(for_grammar("^[0-9]{3}$").as_deref(), Some("^[0-9]{3}$"));
+        assert_eq!(for_grammar("[0-9]{3}").as_deref(), Some("^(.|[\\n\\r])*([0-9]{3})(.|[\\n\\r])*$"));
+        assert_eq!(for_grammar("^ab").as_deref(), Some("^(ab)(.|[\\n\\r])*$"));
+        assert_eq!(for_grammar("cat|dog").as_deref(), Some("^(.|[\\n\\r])*(cat|dog)(.|[\\n\\r])*$"));
+        assert_eq!(for_grammar("^[^a-z]$").as_deref(), Some("^[^a-z]$"));
+    }
+
+    #[test]
+    fn err_for_grammar() {
+        for p in [r"^\S+$", r"\d{3}", "^a|b$", "(?=a)", "a{1,65536}", "a^b", r"\bword", "(a"] {
+            assert_eq!(for_grammar(p), None, "{p}");
+        }
+    }
+}

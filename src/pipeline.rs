@@ -6,7 +6,7 @@
 
 use crate::analysis::Doc;
 use crate::dialect;
-use crate::emission::{Emission, Enforcement};
+use crate::emission::{Action, Emission, Enforcement, Note};
 use crate::error::{Error, ErrorKind};
 use crate::options::{Mode, Options};
 use crate::preflight;
@@ -27,6 +27,7 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
     let doc = match (schema, &checked) {
         (Some(root), Some(c)) => {
             em.notes.extend(c.notes.iter().cloned());
+            em.validator = Some(c.validator.clone());
             Some(Doc { root, draft: c.draft, refs_resolvable: !c.nested_ids })
         }
         _ => None,
@@ -38,6 +39,8 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
         Mode::Json => match profile.dialect {
             Dialect::OpenAiChat => dialect::openai::json(&mut em, profile, doc.as_ref()),
             Dialect::Gemini => dialect::gemini::json(&mut em, doc.as_ref()),
+            Dialect::Ollama => dialect::ollama::json(&mut em, doc.as_ref()),
+            Dialect::ClaudeTool => dialect::claude::json(&mut em, doc.as_ref(), opts),
         },
         Mode::Schema => {
             let Some(doc) = doc.as_ref() else {
@@ -46,7 +49,14 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
             match profile.dialect {
                 Dialect::OpenAiChat => dialect::openai::schema(&mut em, profile, doc, opts),
                 Dialect::Gemini => dialect::gemini::schema(&mut em, doc, opts),
+                Dialect::Ollama => dialect::ollama::schema(&mut em, doc, opts),
+                Dialect::ClaudeTool => dialect::claude::schema(&mut em, doc, opts),
             }
+        }
+    }
+    if matches!(em.enforcement, Enforcement::Exact | Enforcement::Widened | Enforcement::Json) {
+        for caveat in profile.caveats {
+            em.notes.push(Note::new("", "", Action::Info, *caveat));
         }
     }
     Ok(em)

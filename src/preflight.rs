@@ -26,6 +26,8 @@ pub(crate) struct Checked {
     /// Some sub-schema has its own `$id`, which changes how `$ref`s resolve;
     /// emitters then treat references as inexpressible.
     pub(crate) nested_ids: bool,
+    /// The authoritative local validator.
+    pub(crate) validator: jsonschema::Validator,
 }
 
 /// Runs every preflight check on `schema`.
@@ -67,7 +69,7 @@ pub(crate) fn check(schema: &Value, opts: &Options) -> Result<Checked, Error> {
     // resolves inside the document (embedded `$id` resources included). When it
     // fails, list every reference we can name, not just the first.
     match build_validator(schema, draft, opts.assert_formats) {
-        Ok(_) => Ok(Checked { draft, notes: walk.notes, nested_ids: walk.nested_ids }),
+        Ok(validator) => Ok(Checked { draft, notes: walk.notes, nested_ids: walk.nested_ids, validator }),
         Err(e) if !walk.refs.is_empty() => {
             let _ = e;
             Err(Error::many(ErrorKind::Unsupported, walk.refs))

@@ -13,6 +13,10 @@ pub(crate) enum Dialect {
     OpenAiChat,
     /// Gemini `generationConfig` (`responseSchema` / `responseJsonSchema`).
     Gemini,
+    /// Ollama `/api/chat` `format`.
+    Ollama,
+    /// Anthropic Messages API forced tool.
+    ClaudeTool,
 }
 
 /// Rules of an OpenAI-style strict `json_schema` mode: the documented subset and limits.
@@ -138,6 +142,31 @@ static PROFILES: &[Profile] = &[
         aliases: &["google"],
         label: "Google Gemini API",
         dialect: Dialect::Gemini,
+        strict: None,
+        json_word_required: false,
+        require_parameters: false,
+        caveats: &[],
+    },
+    Profile {
+        provider: Provider::Ollama,
+        name: "ollama",
+        aliases: &[],
+        label: "Ollama /api/chat",
+        dialect: Dialect::Ollama,
+        strict: None,
+        json_word_required: false,
+        require_parameters: false,
+        caveats: &[
+            "llama.cpp's number grammar allows at most 16 integral and 16 fraction digits: longer numbers cannot be produced (a provider limit)",
+            "some Ollama runners and Ollama Cloud ignore `format`: validate the answer",
+        ],
+    },
+    Profile {
+        provider: Provider::Claude,
+        name: "claude",
+        aliases: &["anthropic"],
+        label: "Anthropic Messages API",
+        dialect: Dialect::ClaudeTool,
         strict: None,
         json_word_required: false,
         require_parameters: false,

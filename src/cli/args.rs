@@ -13,8 +13,12 @@ pub(crate) struct Args {
     pub(crate) deny_unknown_keywords: bool,
     pub(crate) open_world: bool,
     pub(crate) gemini_dialect: Option<GeminiDialect>,
+    pub(crate) claude_json_tool: bool,
+    pub(crate) schema: Option<String>,
     pub(crate) help: bool,
     pub(crate) input: Option<String>,
+    /// A second positional argument (`validate SCHEMA INSTANCE`).
+    pub(crate) second: Option<String>,
 }
 
 impl Args {
@@ -43,6 +47,8 @@ impl Args {
                 "--lines" => args.lines = true,
                 "--deny-unknown-keywords" => args.deny_unknown_keywords = true,
                 "--no-closed-world" => args.open_world = true,
+                "--claude-json-tool" => args.claude_json_tool = true,
+                "--schema" => args.schema = Some(value("--schema")?),
                 "--gemini-dialect" => {
                     let v = value("--gemini-dialect")?;
                     args.gemini_dialect = Some(v.parse::<GeminiDialect>().map_err(|e| e.message().to_owned())?);
@@ -61,7 +67,8 @@ impl Args {
         let mut o = Options::new(provider)
             .with_mode(self.mode.unwrap_or(Mode::Schema))
             .with_deny_unknown_keywords(self.deny_unknown_keywords)
-            .with_closed_world(!self.open_world);
+            .with_closed_world(!self.open_world)
+            .with_claude_json_tool(self.claude_json_tool);
         if let Some(d) = self.gemini_dialect {
             o = o.with_gemini_dialect(d);
         }
@@ -73,9 +80,10 @@ impl Args {
 }
 
 fn set_input(args: &mut Args, path: &str) -> Result<(), String> {
-    if args.input.is_some() {
-        return Err(format!("only one input file may be given (also got `{path}`)"));
+    match (&args.input, &args.second) {
+        (None, _) => args.input = Some(path.to_owned()),
+        (Some(_), None) => args.second = Some(path.to_owned()),
+        _ => return Err(format!("too many file arguments (also got `{path}`)")),
     }
-    args.input = Some(path.to_owned());
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 mod args;
 mod check;
+mod decode;
 mod emit;
 mod io;
 
@@ -20,6 +21,8 @@ USAGE:
                   [--gemini-dialect response-schema|json-schema] [--no-closed-world]
                   [--deny-unknown-keywords] [FILE|-]
   schemacast check [--deny-unknown-keywords] [FILE|-]
+  schemacast decode --provider P --schema FILE [emit options] [RESPONSE|-]
+  schemacast validate SCHEMA INSTANCE
   schemacast providers
   schemacast --help | --version
 
@@ -28,8 +31,12 @@ emit   prints {\"provider\",\"mode\",\"enforcement\",\"body\",\"headers\",\"note
        `-` reads standard input. --lines reads one schema per line and writes one line per line;
        a failing line gives {\"error\":{\"kind\",\"pointer\",\"message\"}} and the run goes on.
 check  runs the preflight checks and prints every problem with its JSON Pointer.
+decode recomputes the emission for the same options, reads the provider's whole response body,
+       and prints the validated answer (exit 0) or every problem (exit 1).
+validate checks INSTANCE against SCHEMA with the local validator.
 
-Providers: openai, groq, mistral, openrouter, gemini.
+Providers: openai, groq, mistral, openrouter, gemini, ollama, claude (alias anthropic).
+More emit options: --claude-json-tool (Mode json forces a tool with an open object).
 Exit status: 0 success, 1 the schema (or a line) has problems, 2 usage or I/O error.";
 
 /// Runs the CLI and returns the exit status.
@@ -47,7 +54,7 @@ pub(crate) fn run(raw: &[String], io: &mut Io<'_>) -> i32 {
             io.print(&format!("schemacast {}", env!("CARGO_PKG_VERSION")));
             0
         }
-        "emit" | "check" | "providers" => match Args::parse(rest) {
+        "emit" | "check" | "decode" | "validate" | "providers" => match Args::parse(rest) {
             Ok(args) if args.help => {
                 io.print(USAGE);
                 0
@@ -55,6 +62,8 @@ pub(crate) fn run(raw: &[String], io: &mut Io<'_>) -> i32 {
             Ok(args) => match command.as_str() {
                 "emit" => emit::run(&args, io),
                 "check" => check::run(&args, io),
+                "decode" => decode::decode(&args, io),
+                "validate" => decode::validate(&args, io),
                 _ => providers(io),
             },
             Err(message) => usage_error(io, &message),

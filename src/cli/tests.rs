@@ -141,3 +141,49 @@ fn ok_gemini_dialects_and_closed_world_flag() {
     assert_eq!(v["enforcement"], "json", "an open object cannot be closed without the projection");
     assert_eq!(cli(&["emit", "-p", "gemini", "--gemini-dialect", "yaml", "-"], schema).code, 2);
 }
+
+#[test]
+fn ok_decode_and_validate() {
+    let dir = std::env::temp_dir().join(format!("schemacast-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let schema = dir.join("schema.json");
+    std::fs::write(&schema, r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#)
+        .expect("write");
+    let schema = schema.to_string_lossy().into_owned();
+    let ok = r#"{"message":{"role":"assistant","content":"{\"n\": 2}"},"done_reason":"stop"}"#;
+    let o = cli(&["decode", "--provider", "ollama", "--schema", &schema, "-"], ok);
+    assert_eq!(o.code, 0, "{}", o.err);
+    assert_eq!(serde_json::from_str::<Value>(&o.out).expect("JSON"), serde_json::json!({"n": 2}));
+    assert!(o.err.contains("finish_reason: stop"));
+    let bad = r#"{"choices":[{"message":{"content":"{\"n\": \"two\"}"},"finish_reason":"stop"}]}"#;
+    let o = cli(&["decode", "-p", "openai", "--schema", &schema, "-"], bad);
+    assert_eq!(o.code, 1);
+    assert!(o.err.contains("schema_violation") && o.err.contains("at /n:"), "{}", o.err);
+    assert_eq!(cli(&["decode", "-p", "openai", "-"], bad).code, 2, "--schema is required");
+
+    let instance = dir.join("instance.json");
+    std::fs::write(&instance, r#"{"n": 1.5}"#).expect("write");
+    let o = cli(&["validate", &schema, &instance.to_string_lossy()], "");
+    assert_eq!(o.code, 1);
+    assert!(o.err.contains("at /n:"), "{}", o.err);
+    std::fs::write(&instance, r#"{"n": 1}"#).expect("write");
+    let o = cli(&["validate", &schema, &instance.to_string_lossy()], "");
+    assert_eq!((o.code, o.out.trim()), (0, "valid"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ok_claude_json_tool_flag() {
+    let o = cli(&["emit", "-p", "claude", "--mode", "json", "--body", "-"], r#"{"type":"object"}"#);
+    assert_eq!(serde_json::from_str::<Value>(&o.out).expect("JSON"), serde_json::json!({}));
+    let o = cli(
+        &["emit", "-p", "anthropic", "--mode", "json", "--claude-json-tool", "--body", "-"],
+        r#"{"type":"object"}"#,
+    );
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["tools"][0]["input_schema"], serde_json::json!({"type": "object"}));
+    assert_eq!(v["tool_choice"]["name"], "emit_structured_output");
+    let o =
+        cli(&["emit", "-p", "claude", "--mode", "json", "--claude-json-tool", "--body", "-"], r#"{"type":"array"}"#);
+    assert_eq!(serde_json::from_str::<Value>(&o.out).expect("JSON"), serde_json::json!({}), "never for non-objects");
+}

@@ -33,6 +33,8 @@ pub(crate) static RESPONSE_SCHEMA: Rules = Rules {
     maps: false,
     empty_objects: false,
     arrays_without_items: false,
+    root_unions: true,
+    integral_bounds: false,
 };
 
 /// What `responseJsonSchema` expresses (`providers.md` §4.3). Keywords the model
@@ -47,6 +49,8 @@ pub(crate) static RESPONSE_JSON_SCHEMA: Rules = Rules {
     maps: true,
     empty_objects: true,
     arrays_without_items: true,
+    root_unions: true,
+    integral_bounds: false,
 };
 
 const MIME: &str = "application/json";

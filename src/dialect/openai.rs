@@ -97,7 +97,4 @@ fn finish(em: &mut Emission, profile: &Profile) {
             "`provider.require_parameters: true` routes only to backends that honour `response_format`, so the enforcement is not silently lost",
         ));
     }
-    for caveat in profile.caveats {
-        em.notes.push(Note::new("", "", Action::Info, *caveat));
-    }
 }

@@ -18,6 +18,11 @@ impl<'d> Lowerer<'_, 'd> {
         if let Some(p) = &f.never {
             return Err(Fail::new(p, "", "a `false` schema accepts no value"));
         }
+        if !f.unions.is_empty() && self.nesting == 1 && !self.rules.root_unions {
+            for (kw, p, _) in std::mem::take(&mut f.unions) {
+                self.widen(&p, kw, Action::Dropped, "not allowed at the root by the dialect: dropped (widening)");
+            }
+        }
         if !f.unions.is_empty() {
             return self.distribute(f, pi, at);
         }
@@ -264,6 +269,26 @@ impl<'d> Lowerer<'_, 'd> {
                 PatternRule::Drop => {
                     self.widen(p, "pattern", Action::Dropped, "not supported by the dialect: dropped (widening)");
                 }
+                PatternRule::Grammar => match pattern::for_grammar(pat) {
+                    Some(g) if g == *pat => {
+                        out.insert("pattern".to_owned(), Value::String(g));
+                    }
+                    Some(g) => {
+                        out.insert("pattern".to_owned(), Value::String(g));
+                        self.note(
+                            p,
+                            "pattern",
+                            Action::Rewritten,
+                            "sent anchored as `^…$`, with `(.|[\\n\\r])*` for each open end: the grammar's whole-string match then reads it as JSON Schema's search",
+                        );
+                    }
+                    None => self.widen(
+                        p,
+                        "pattern",
+                        Action::Dropped,
+                        "outside the grammar converter's regex subset (shorthand classes, lookaround, inner anchors or large repetitions): dropped (widening)",
+                    ),
+                },
             }
         }
         for (fmt, p) in &f.formats {
@@ -290,6 +315,10 @@ impl<'d> Lowerer<'_, 'd> {
         for (bound, lower) in [(&f.minimum, true), (&f.maximum, false)] {
             let Some(Bound { value, exclusive, at }) = bound else { continue };
             let (incl, excl) = if lower { ("minimum", "exclusiveMinimum") } else { ("maximum", "exclusiveMaximum") };
+            if self.rules.integral_bounds {
+                self.integral_bound(value, *exclusive, at, lower, integer_only, out);
+                continue;
+            }
             if !exclusive {
                 if self.rules.allows(incl) {
                     out.insert(incl.to_owned(), Value::Number(value.clone()));
@@ -328,6 +357,52 @@ impl<'d> Lowerer<'_, 'd> {
             } else {
                 self.widen(p, "multipleOf", Action::Dropped, "not supported by the dialect: dropped (widening)");
             }
+        }
+    }
+
+    /// A bound for a reader that holds bounds as 64-bit integers and applies
+    /// them to integers only: sent as the equivalent whole inclusive bound on
+    /// integer-only nodes, dropped elsewhere or when out of range.
+    fn integral_bound(
+        &mut self,
+        value: &Number,
+        exclusive: bool,
+        at: &str,
+        lower: bool,
+        integer_only: bool,
+        out: &mut Map<String, Value>,
+    ) {
+        let kw = if lower { "minimum" } else { "maximum" };
+        let v = value.as_f64().unwrap_or(f64::NAN);
+        if !integer_only || !v.is_finite() || v.abs() >= EXACT_INT {
+            let what = if exclusive { if lower { "exclusiveMinimum" } else { "exclusiveMaximum" } } else { kw };
+            self.widen(
+                at,
+                what,
+                Action::Dropped,
+                "the grammar reads bounds as 64-bit integers on integers only: dropped here (widening)",
+            );
+            return;
+        }
+        let edge = match (lower, exclusive) {
+            (true, false) => v.ceil(),
+            (true, true) => v.floor() + 1.0,
+            (false, false) => v.floor(),
+            (false, true) => v.ceil() - 1.0,
+        };
+        out.insert(kw.to_owned(), int_value(edge));
+        if exclusive || edge != v {
+            let source = match (lower, exclusive) {
+                (true, true) => "exclusiveMinimum",
+                (false, true) => "exclusiveMaximum",
+                _ => kw,
+            };
+            self.note(
+                at,
+                source,
+                Action::Rewritten,
+                format!("sent as the whole bound `{kw}: {edge}`, the same for integers"),
+            );
         }
     }
 
@@ -492,15 +567,17 @@ impl<'d> Lowerer<'_, 'd> {
             props.insert(name.clone(), v);
         }
         let mut closed = f.closed_at.clone();
+        let mut additional: &[Src<'d>] = &f.additional;
         if let Some(pp) = &f.pattern_properties {
             if self.rules.open_objects {
                 self.widen(
                     pp,
                     "patternProperties",
                     Action::Dropped,
-                    "not supported by the dialect: dropped, and the object left open (widening)",
+                    "not supported by the dialect: dropped, and the object left open to any other key (widening)",
                 );
                 closed = None;
+                additional = &[];
             } else {
                 return Err(Fail::new(pp, "patternProperties", "cannot be expressed in this dialect"));
             }
@@ -549,16 +626,16 @@ impl<'d> Lowerer<'_, 'd> {
             }
             return Ok(());
         }
-        if !f.additional.is_empty() {
+        if !additional.is_empty() {
             if !self.rules.maps {
                 return Err(Fail::new(
-                    &f.additional[0].1,
+                    &additional[0].1,
                     "additionalProperties",
                     "a map (`additionalProperties` with a schema) cannot be expressed in this dialect",
                 ));
             }
-            let here = f.additional[0].1.clone();
-            let v = self.location(&f.additional, &undeclared(&gathered), &here)?;
+            let here = additional[0].1.clone();
+            let v = self.location(additional, &undeclared(&gathered), &here)?;
             add_missing_required(&mut props, &required);
             out.insert("properties".to_owned(), Value::Object(props));
             if !required.is_empty() {

@@ -44,6 +44,9 @@ pub(crate) enum PatternRule {
     /// Matched against the whole string: an unanchored `p` is sent as
     /// `^[\s\S]*(?:p)[\s\S]*$`, which means the same under both readings.
     RewriteToFullMatch,
+    /// Matched against the whole string by a grammar converter with a small
+    /// regex subset (llama.cpp): rewritten by `pattern::for_grammar`, or dropped.
+    Grammar,
     /// JSON Schema's own search semantics.
     Search,
 }
@@ -71,6 +74,11 @@ pub(crate) struct Rules {
     pub(crate) empty_objects: bool,
     /// An array node may omit `items` (any element).
     pub(crate) arrays_without_items: bool,
+    /// `anyOf`/`oneOf` may stand at the root (else they are dropped there: widening).
+    pub(crate) root_unions: bool,
+    /// Numeric bounds are read as 64-bit integers (llama.cpp): bounds on integers
+    /// are sent as whole numbers, bounds the reader cannot hold are dropped.
+    pub(crate) integral_bounds: bool,
 }
 
 impl Rules {
@@ -192,6 +200,8 @@ mod tests {
         maps: true,
         empty_objects: true,
         arrays_without_items: true,
+        root_unions: true,
+        integral_bounds: false,
     };
 
     #[track_caller]

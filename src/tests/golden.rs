@@ -122,10 +122,11 @@ fn golden() {
 /// Every committed snapshot belongs to a fixture and a provider: nothing stale.
 #[test]
 fn no_orphan_snapshots() {
-    let expected: std::collections::HashSet<String> = super::fixtures()
+    let mut expected: std::collections::HashSet<String> = super::fixtures()
         .iter()
         .flat_map(|(g, c, _)| targets().into_iter().map(move |(t, _)| format!("{t}/{g}__{c}.snap")))
         .collect();
+    expected.extend(super::decode::expected_snapshots());
     let mut orphans = Vec::new();
     let dir = super::root().join("snapshots");
     for provider_dir in std::fs::read_dir(&dir).expect("snapshots/ exists").filter_map(Result::ok) {

@@ -2,6 +2,7 @@
 //! `fixtures/` and shared helpers.
 
 mod corpus;
+mod decode;
 mod golden;
 mod native;
 mod props;

@@ -28,7 +28,31 @@ pub(crate) fn read_back(em: &Emission) -> Option<Value> {
         }
         return Some(json!({"type": "object"}));
     }
+    if let Some(f) = body.get("format") {
+        return Some(if f == "json" { json!({"type": "object"}) } else { llama_cpp(f) });
+    }
+    if let Some(choice) = body.get("tool_choice") {
+        // A forced non-strict tool: its input is any object.
+        return Some(if choice["type"] == "tool" { json!({"type": "object"}) } else { json!(true) });
+    }
     None
+}
+
+/// llama.cpp's reading of a schema: objects without `additionalProperties` are
+/// closed, and `{}` is any object.
+fn llama_cpp(v: &Value) -> Value {
+    walk(v, &|m: &mut Map<String, Value>| {
+        let keywords = m.keys().filter(|k| !matches!(k.as_str(), "title" | "description")).count();
+        if keywords == 0 {
+            m.insert("type".to_owned(), json!("object"));
+        }
+        let is_object = m.contains_key("properties")
+            || m.get("type")
+                .is_some_and(|t| t == "object" || t.as_array().is_some_and(|a| a.contains(&json!("object"))));
+        if is_object && !m.contains_key("additionalProperties") {
+            m.insert("additionalProperties".to_owned(), Value::Bool(false));
+        }
+    })
 }
 
 /// Checks instances against one emission's native constraint.

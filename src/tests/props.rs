@@ -21,6 +21,8 @@ fn option_sets() -> Vec<Options> {
     out.push(Options::new(Provider::Gemini).with_gemini_dialect(GeminiDialect::JsonSchema));
     out.push(Options::new(Provider::Gemini).with_closed_world(false));
     out.push(Options::new(Provider::Gemini).with_format_assertion(false));
+    out.push(Options::new(Provider::Ollama).with_closed_world(false));
+    out.push(Options::new(Provider::Claude).with_mode(Mode::Json).with_claude_json_tool(true));
     out
 }
 

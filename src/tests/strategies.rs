@@ -59,7 +59,7 @@ fn object(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = 
     (
         prop::collection::vec((prop::sample::select(NAMES), inner.clone()), 0..4),
         prop::collection::vec(prop::sample::select(NAMES), 0..3),
-        prop::sample::select(&[0u8, 0, 1, 2, 3, 4, 5][..]),
+        prop::sample::select(&[0u8, 0, 1, 2, 3, 4, 5, 6, 7, 8][..]),
         inner,
         any::<bool>(),
     )

@@ -1,0 +1,352 @@
+//! The answer side: find the answer in a provider's whole response body, parse
+//! it, and validate it against the caller's schema (authoritative). Pure
+//! functions, no I/O.
+
+use crate::error::Error;
+use crate::profile::Dialect;
+use serde_json::Value;
+use std::fmt;
+
+/// Why the provider stopped, normalised across providers.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum FinishReason {
+    /// A natural end (`stop`, `end_turn`, `STOP`, …).
+    Stop,
+    /// The output limit was hit (`length`, `max_tokens`, `MAX_TOKENS`).
+    Length,
+    /// The model ended by calling a tool (`tool_calls`, `tool_use`).
+    ToolCalls,
+    /// A safety or content filter ended the answer.
+    ContentFilter,
+    /// The model refused.
+    Refusal,
+    /// Anything else, as the provider spelled it.
+    Other(String),
+}
+
+impl FinishReason {
+    /// The normalised name (`stop`, `length`, `tool_calls`, `content_filter`,
+    /// `refusal`), or the raw value.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        match self {
+            FinishReason::Stop => "stop",
+            FinishReason::Length => "length",
+            FinishReason::ToolCalls => "tool_calls",
+            FinishReason::ContentFilter => "content_filter",
+            FinishReason::Refusal => "refusal",
+            FinishReason::Other(s) => s,
+        }
+    }
+}
+
+impl fmt::Display for FinishReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A validated answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub(crate) value: Value,
+    pub(crate) finish: FinishReason,
+}
+
+impl Answer {
+    /// The answer, valid under the caller's schema.
+    #[must_use]
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// Takes the answer.
+    #[must_use]
+    pub fn into_value(self) -> Value {
+        self.value
+    }
+
+    /// Why the provider stopped.
+    #[must_use]
+    pub fn finish_reason(&self) -> &FinishReason {
+        &self.finish
+    }
+}
+
+/// One schema violation of an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON Pointer into the answer.
+    pub pointer: String,
+    /// JSON Pointer into the schema (the keyword that failed).
+    pub schema_pointer: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() { "(root)" } else { &self.pointer };
+        write!(f, "at {at}: {}", self.message)
+    }
+}
+
+/// Why no valid answer could be taken from a response.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DecodeError {
+    /// Nothing where the answer should be (an error body, no candidates, a
+    /// blocked prompt, an empty message).
+    #[error("no answer found: {0}")]
+    NoAnswer(String),
+    /// The model refused (`refusal`).
+    #[error("the model refused: {0}")]
+    Refusal(String),
+    /// The output limit cut the answer off (finish reason `length`).
+    #[error("the answer was cut off by the output limit")]
+    Truncated {
+        /// What came back before the cut.
+        text: String,
+    },
+    /// The answer is not JSON.
+    #[error("the answer is not JSON: {message}")]
+    NotJson {
+        /// The text that failed to parse (one Markdown fence already removed).
+        text: String,
+        /// The parser's message.
+        message: String,
+    },
+    /// The answer is JSON but violates the schema; every violation is listed.
+    #[error("the answer violates the schema: {}", list(violations))]
+    Invalid {
+        /// The parsed answer.
+        value: Value,
+        /// Every violation, with its pointer into the answer.
+        violations: Vec<Violation>,
+    },
+    /// The schema itself did not pass preflight.
+    #[error("{0}")]
+    Schema(Error),
+}
+
+impl DecodeError {
+    /// A stable lower-case name (`no_answer`, `refusal`, `truncated`, `not_json`,
+    /// `schema_violation`, `invalid_schema`…).
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            DecodeError::NoAnswer(_) => "no_answer",
+            DecodeError::Refusal(_) => "refusal",
+            DecodeError::Truncated { .. } => "truncated",
+            DecodeError::NotJson { .. } => "not_json",
+            DecodeError::Invalid { .. } => "schema_violation",
+            DecodeError::Schema(e) => e.kind().as_str(),
+        }
+    }
+}
+
+fn list(v: &[Violation]) -> String {
+    v.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+}
+
+/// What the response carries before parsing.
+enum Raw {
+    Text(String),
+    Value(Value),
+}
+
+/// Finds the answer in a response body of `dialect`.
+fn extract(dialect: Dialect, body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+    match dialect {
+        Dialect::OpenAiChat => openai(body),
+        Dialect::Gemini => gemini(body),
+        Dialect::Ollama => ollama(body),
+        Dialect::ClaudeTool => claude(body),
+    }
+}
+
+fn error_message(body: &Value) -> Option<String> {
+    let e = body.get("error")?;
+    Some(e.get("message").and_then(Value::as_str).map_or_else(|| e.to_string(), str::to_owned))
+}
+
+fn openai(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+    let Some(choice) = body.pointer("/choices/0") else {
+        return Err(DecodeError::NoAnswer(
+            error_message(body).unwrap_or_else(|| "no `choices[0]` in the response".to_owned()),
+        ));
+    };
+    let message = &choice["message"];
+    if let Some(r) = message.get("refusal").and_then(Value::as_str).filter(|r| !r.is_empty()) {
+        return Err(DecodeError::Refusal(r.to_owned()));
+    }
+    let finish = match choice.get("finish_reason").and_then(Value::as_str) {
+        Some("stop") | None => FinishReason::Stop,
+        Some("length") => FinishReason::Length,
+        Some("tool_calls" | "function_call") => FinishReason::ToolCalls,
+        Some("content_filter") => FinishReason::ContentFilter,
+        Some(other) => FinishReason::Other(other.to_owned()),
+    };
+    let text = match message.get("content") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect(),
+        _ => String::new(),
+    };
+    finish_text(text, finish)
+}
+
+fn gemini(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+    let Some(candidate) = body.pointer("/candidates/0") else {
+        if let Some(reason) = body.pointer("/promptFeedback/blockReason").and_then(Value::as_str) {
+            return Err(DecodeError::NoAnswer(format!("the prompt was blocked ({reason})")));
+        }
+        return Err(DecodeError::NoAnswer(
+            error_message(body).unwrap_or_else(|| "no `candidates[0]` in the response".to_owned()),
+        ));
+    };
+    let finish = match candidate.get("finishReason").and_then(Value::as_str) {
+        Some("STOP") | None => FinishReason::Stop,
+        Some("MAX_TOKENS") => FinishReason::Length,
+        Some("SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY") => {
+            FinishReason::ContentFilter
+        }
+        Some(other) => FinishReason::Other(other.to_owned()),
+    };
+    let text: String = candidate
+        .pointer("/content/parts")
+        .and_then(Value::as_array)
+        .map(|parts| {
+            parts
+                .iter()
+                .filter(|p| p.get("thought") != Some(&Value::Bool(true)))
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect()
+        })
+        .unwrap_or_default();
+    finish_text(text, finish)
+}
+
+fn ollama(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+    if let Some(e) = body.get("error") {
+        return Err(DecodeError::NoAnswer(e.as_str().map_or_else(|| e.to_string(), str::to_owned)));
+    }
+    let finish = match body.get("done_reason").and_then(Value::as_str) {
+        Some("stop") | None => FinishReason::Stop,
+        Some("length") => FinishReason::Length,
+        Some(other) => FinishReason::Other(other.to_owned()),
+    };
+    let Some(text) = body.pointer("/message/content").and_then(Value::as_str) else {
+        return Err(DecodeError::NoAnswer("no `message.content` in the response".to_owned()));
+    };
+    finish_text(text.to_owned(), finish)
+}
+
+fn claude(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+    if body.get("type").and_then(Value::as_str) == Some("error") || body.get("content").is_none() {
+        return Err(DecodeError::NoAnswer(
+            error_message(body).unwrap_or_else(|| "no `content` in the response".to_owned()),
+        ));
+    }
+    let blocks = body["content"].as_array().cloned().unwrap_or_default();
+    let text: String = blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .collect();
+    let finish = match body.get("stop_reason").and_then(Value::as_str) {
+        Some("end_turn" | "stop_sequence") | None => FinishReason::Stop,
+        Some("max_tokens" | "model_context_window_exceeded") => FinishReason::Length,
+        Some("tool_use") => FinishReason::ToolCalls,
+        Some("refusal") => {
+            return Err(DecodeError::Refusal(if text.is_empty() { "stop_reason `refusal`".to_owned() } else { text }));
+        }
+        Some(other) => FinishReason::Other(other.to_owned()),
+    };
+    let tool = blocks.iter().find(|b| {
+        b.get("type").and_then(Value::as_str) == Some("tool_use")
+            && b.get("name").and_then(Value::as_str) == Some(crate::dialect::claude::TOOL)
+    });
+    if let Some(t) = tool {
+        if finish == FinishReason::Length {
+            return Err(DecodeError::Truncated { text: t["input"].to_string() });
+        }
+        return Ok((Raw::Value(t["input"].clone()), finish));
+    }
+    finish_text(text, finish)
+}
+
+fn finish_text(text: String, finish: FinishReason) -> Result<(Raw, FinishReason), DecodeError> {
+    match finish {
+        FinishReason::Length => Err(DecodeError::Truncated { text }),
+        FinishReason::ContentFilter if text.trim().is_empty() => {
+            Err(DecodeError::NoAnswer("a content filter stopped the answer".to_owned()))
+        }
+        _ if text.trim().is_empty() => Err(DecodeError::NoAnswer("the answer is empty".to_owned())),
+        _ => Ok((Raw::Text(text), finish)),
+    }
+}
+
+/// Removes one Markdown fence wrapping the whole text (```` ```json … ``` ````).
+fn strip_fence(text: &str) -> &str {
+    let t = text.trim();
+    let Some(rest) = t.strip_prefix("```") else { return t };
+    let Some(body) = rest.strip_suffix("```") else { return t };
+    match body.find('\n') {
+        // The first line is the info string (`json`, or nothing).
+        Some(i) if !body[..i].contains(['{', '[', '"']) => body[i + 1..].trim(),
+        _ => body.trim(),
+    }
+}
+
+/// Collects every violation of `value` against `validator`, in answer order.
+pub(crate) fn violations(validator: &jsonschema::Validator, value: &Value) -> Vec<Violation> {
+    let mut out: Vec<Violation> = validator
+        .iter_errors(value)
+        .map(|e| Violation {
+            pointer: e.instance_path().to_string(),
+            schema_pointer: e.schema_path().to_string(),
+            message: e.to_string(),
+        })
+        .collect();
+    out.sort_by(|a, b| a.pointer.cmp(&b.pointer).then_with(|| a.schema_pointer.cmp(&b.schema_pointer)));
+    out
+}
+
+/// The whole decode: extract, unwrap, parse, validate.
+pub(crate) fn decode(
+    dialect: Dialect,
+    validator: Option<&jsonschema::Validator>,
+    body: &Value,
+) -> Result<Answer, DecodeError> {
+    let (raw, finish) = extract(dialect, body)?;
+    let value = match raw {
+        Raw::Value(v) => v,
+        Raw::Text(t) => {
+            let inner = strip_fence(&t);
+            serde_json::from_str(inner)
+                .map_err(|e| DecodeError::NotJson { text: inner.to_owned(), message: e.to_string() })?
+        }
+    };
+    if let Some(v) = validator {
+        let found = violations(v, &value);
+        if !found.is_empty() {
+            return Err(DecodeError::Invalid { value, violations: found });
+        }
+    }
+    Ok(Answer { value, finish })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ok_strip_fence() {
+        assert_eq!(strip_fence("```json\n{\"a\":1}\n```"), "{\"a\":1}");
+        assert_eq!(strip_fence("  ```\n[1]\n```  "), "[1]");
+        assert_eq!(strip_fence("```{\"a\":1}```"), "{\"a\":1}");
+        assert_eq!(strip_fence("{\"a\":1}"), "{\"a\":1}");
+        assert_eq!(strip_fence("```json\n{}"), "```json\n{}");
+    }
+}
