@@ -219,6 +219,39 @@ impl Emission {
         &self.notes
     }
 
+    /// What the provider may return for this emission, as a JSON Schema: the
+    /// crate's statement of what each provider enforces, read back from the body
+    /// alone under the conservative readings of the contract. `None` when nothing
+    /// native constrains the answer (`prompt`, `none`).
+    ///
+    /// How each body is read:
+    ///
+    /// - OpenAI-family strict `json_schema`: the schema as sent, every object closed;
+    ///   `json_object`: any object (`{"type":"object"}`).
+    /// - Gemini `responseSchema`: the OpenAPI schema as JSON Schema, every OBJECT
+    ///   closed to its `properties`, `nullable` adding `null`; `responseJsonSchema`: as
+    ///   sent, objects without `additionalProperties` closed; the mime type alone: any object.
+    /// - Ollama `format: {…}`: llama.cpp's reading, objects without
+    ///   `additionalProperties` closed and `{}` meaning any object; `format: "json"`: any object.
+    /// - Claude forced (non-strict) tool: any object.
+    ///
+    /// Every instance the source schema accepts, once [`project`](crate::project)ed,
+    /// validates against this schema: that is the crate's promise, checked by
+    /// property tests, the JSON-Schema-Test-Suite sweep and the fuzzers.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let schema = serde_json::json!({"type": "object", "additionalProperties": {"type": "integer"}});
+    /// let emission = schemacast::emit(&schema, schemacast::Provider::Gemini)?;
+    /// assert_eq!(emission.native_schema(), Some(serde_json::json!({"type": "object"})));
+    /// # Ok::<(), schemacast::Error>(())
+    /// ```
+    #[must_use]
+    pub fn native_schema(&self) -> Option<Value> {
+        crate::native::native_schema(self)
+    }
+
     /// The caller's schema this emission was compiled from, if any.
     #[must_use]
     pub fn source_schema(&self) -> Option<&Value> {

@@ -42,6 +42,11 @@ mod dialect;
 mod emission;
 mod error;
 mod lower;
+
+#[cfg(any(test, feature = "laws"))]
+#[doc(hidden)]
+pub mod laws;
+mod native;
 mod options;
 mod pattern;
 mod pipeline;

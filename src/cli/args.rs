@@ -9,6 +9,7 @@ pub(crate) struct Args {
     pub(crate) mode: Option<Mode>,
     pub(crate) name: Option<String>,
     pub(crate) body_only: bool,
+    pub(crate) explain: bool,
     pub(crate) lines: bool,
     pub(crate) deny_unknown_keywords: bool,
     pub(crate) open_world: bool,
@@ -44,6 +45,7 @@ impl Args {
                 }
                 "--name" => args.name = Some(value("--name")?),
                 "--body" => args.body_only = true,
+                "--explain" => args.explain = true,
                 "--lines" => args.lines = true,
                 "--deny-unknown-keywords" => args.deny_unknown_keywords = true,
                 "--no-closed-world" => args.open_world = true,

@@ -49,7 +49,16 @@ pub(crate) fn run(args: &Args, io: &mut Io<'_>) -> i32 {
 }
 
 fn output(args: &Args, em: &Emission) -> Value {
-    if args.body_only { em.body().clone() } else { em.to_json() }
+    if args.body_only {
+        return em.body().clone();
+    }
+    let mut out = em.to_json();
+    if args.explain
+        && let Value::Object(m) = &mut out
+    {
+        m.insert("native_schema".to_owned(), em.native_schema().unwrap_or(Value::Null));
+    }
+    out
 }
 
 fn lines(args: &Args, options: &schemacast::Options, text: &str, io: &mut Io<'_>) -> i32 {

@@ -17,7 +17,7 @@ pub(crate) const USAGE: &str = "\
 schemacast: compile a JSON Schema into an LLM provider's structured-output request fragment
 
 USAGE:
-  schemacast emit --provider P [--mode schema|json|text] [--name N] [--body] [--lines]
+  schemacast emit --provider P [--mode schema|json|text] [--name N] [--body] [--explain] [--lines]
                   [--gemini-dialect response-schema|json-schema] [--no-closed-world]
                   [--deny-unknown-keywords] [FILE|-]
   schemacast check [--deny-unknown-keywords] [FILE|-]
@@ -26,7 +26,8 @@ USAGE:
   schemacast providers
   schemacast --help | --version
 
-emit   prints {\"provider\",\"mode\",\"enforcement\",\"body\",\"headers\",\"notes\"} (--body: the body only).
+emit   prints {\"provider\",\"mode\",\"enforcement\",\"body\",\"headers\",\"notes\"} (--body: the body only;
+       --explain adds \"native_schema\": what the provider may return, as a JSON Schema, or null).
        Without FILE it compiles the bundled example schema (fixtures/examples/quickstart.json);
        `-` reads standard input. --lines reads one schema per line and writes one line per line;
        a failing line gives {\"error\":{\"kind\",\"pointer\",\"message\"}} and the run goes on.

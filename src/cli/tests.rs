@@ -187,3 +187,16 @@ fn ok_claude_json_tool_flag() {
         cli(&["emit", "-p", "claude", "--mode", "json", "--claude-json-tool", "--body", "-"], r#"{"type":"array"}"#);
     assert_eq!(serde_json::from_str::<Value>(&o.out).expect("JSON"), serde_json::json!({}), "never for non-objects");
 }
+
+#[test]
+fn ok_explain_adds_native_schema() {
+    let o = cli(
+        &["emit", "-p", "gemini", "--explain", "-"],
+        r#"{"type":"object","additionalProperties":{"type":"integer"}}"#,
+    );
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["native_schema"], serde_json::json!({"type": "object"}));
+    let o = cli(&["emit", "-p", "openai", "--explain", "-"], r#"{"type":"array"}"#);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["native_schema"], Value::Null, "nothing native");
+}

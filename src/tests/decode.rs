@@ -3,7 +3,7 @@
 //! mode, and the provider's whole response body), and the decode properties.
 
 use super::{native, strategies};
-use crate::{Emission, Mode, Options, Provider};
+use crate::{Mode, Options, Provider};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -85,26 +85,7 @@ pub(crate) fn expected_snapshots() -> Vec<String> {
     cases().into_iter().map(|(p, c, _)| format!("decode/{p}__{c}.snap")).collect()
 }
 
-/// A realistic response body that carries `x` as the answer to `em`.
-pub(crate) fn encode(em: &Emission, x: &Value) -> Value {
-    let text = x.to_string();
-    match em.provider() {
-        Provider::Gemini => {
-            json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}]})
-        }
-        Provider::Ollama => {
-            json!({"model": "m", "message": {"role": "assistant", "content": text}, "done_reason": "stop", "done": true})
-        }
-        Provider::Claude if em.body().get("tools").is_some() => json!({"type": "message", "role": "assistant",
-            "content": [{"type": "tool_use", "id": "t", "name": "emit_structured_output", "input": x}], "stop_reason": "tool_use"}),
-        Provider::Claude => {
-            json!({"type": "message", "role": "assistant", "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"})
-        }
-        _ => {
-            json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
-        }
-    }
-}
+use crate::laws::encode;
 
 fn arbitrary_body() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![

@@ -3,6 +3,7 @@
 
 mod corpus;
 mod decode;
+mod fuzz_seeds;
 mod golden;
 mod native;
 mod props;

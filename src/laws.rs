@@ -1,0 +1,469 @@
+//! The laws every emission obeys, as executable checks shared by the property
+//! tests and the fuzz targets (`--features laws`). Not part of the stable API.
+//!
+//! 1. never panics, and is deterministic (byte-identical twice);
+//! 2. soundness: every instance the source accepts, projected, is accepted by
+//!    [`Emission::native_schema`];
+//! 3. acceptance: the body passes an independent checker of the provider's
+//!    documented rules (fields, keywords, required/additionalProperties, limits,
+//!    name patterns);
+//! 4. `decode` of an encoded valid instance returns it.
+
+use crate::{Emission, GeminiDialect, Mode, Options, Provider};
+use serde_json::{Value, json};
+
+/// Every option set the laws are checked under.
+#[must_use]
+pub fn option_sets() -> Vec<Options> {
+    let mut out = Vec::new();
+    for p in Provider::ALL {
+        for m in Mode::ALL {
+            out.push(Options::new(*p).with_mode(*m));
+        }
+    }
+    out.push(Options::new(Provider::Gemini).with_gemini_dialect(GeminiDialect::JsonSchema));
+    out.push(Options::new(Provider::Gemini).with_closed_world(false));
+    out.push(Options::new(Provider::Gemini).with_format_assertion(false));
+    out.push(Options::new(Provider::Ollama).with_closed_world(false));
+    out.push(Options::new(Provider::Claude).with_mode(Mode::Json).with_claude_json_tool(true));
+    out
+}
+
+/// Checks instances against one emission's native model.
+#[derive(Debug)]
+pub struct Admits {
+    native: Option<jsonschema::Validator>,
+    constrained: bool,
+    source: Option<Value>,
+}
+
+impl Admits {
+    /// Compiles the native model of `em`.
+    #[must_use]
+    pub fn new(em: &Emission) -> Admits {
+        let native = em.native_schema();
+        let validator = native.as_ref().and_then(|n| {
+            jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft202012)
+                .should_validate_formats(true)
+                .offline()
+                .build(n)
+                .ok()
+        });
+        Admits { native: validator, constrained: native.is_some(), source: em.source_schema().cloned() }
+    }
+
+    /// Law 2 for one instance: the provider can return `project(x)`.
+    #[must_use]
+    pub fn admits(&self, x: &Value) -> bool {
+        if !self.constrained {
+            return true;
+        }
+        let Some(v) = &self.native else { return false };
+        let projected = match &self.source {
+            Some(s) => crate::project(s, x),
+            None => x.clone(),
+        };
+        v.is_valid(&projected)
+    }
+}
+
+/// Candidate instances drawn from a schema's own literals, plus simple values.
+#[must_use]
+pub fn candidates(schema: &Value) -> Vec<Value> {
+    let mut out = vec![json!({}), json!([]), json!(null), json!(0), json!(""), json!(true), json!(1.5)];
+    collect_literals(schema, &mut out, 0);
+    out.truncate(64);
+    out
+}
+
+fn collect_literals(v: &Value, out: &mut Vec<Value>, depth: usize) {
+    if depth > 32 || out.len() > 64 {
+        return;
+    }
+    match v {
+        Value::Object(m) => {
+            for (k, sub) in m {
+                match (k.as_str(), sub) {
+                    ("const" | "default", lit) => out.push(lit.clone()),
+                    ("enum" | "examples", Value::Array(items)) => out.extend(items.iter().take(8).cloned()),
+                    _ => collect_literals(sub, out, depth + 1),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| collect_literals(i, out, depth + 1)),
+        _ => {}
+    }
+}
+
+/// Laws 1–3 for `schema` under every option set, over `instances`.
+///
+/// # Errors
+///
+/// A description of the first broken law.
+pub fn check(schema: &Value, instances: &[Value]) -> Result<(), String> {
+    let validator = crate::preflight::build_validator(schema, crate::vocab::Draft::Draft202012, true).ok();
+    for opts in option_sets() {
+        let first = opts.compile(schema);
+        let again = opts.compile(schema);
+        let a = first.as_ref().map(|e| e.to_json().to_string()).map_err(ToString::to_string);
+        let b = again.as_ref().map(|e| e.to_json().to_string()).map_err(ToString::to_string);
+        if a != b {
+            return Err(format!("not deterministic: {opts:?}"));
+        }
+        let Ok(em) = first else { continue };
+        acceptance(&em).map_err(|e| format!("rejected body for {opts:?}: {e}\nbody = {}", em.body()))?;
+        if let Some(v) = &validator {
+            let check = Admits::new(&em);
+            for x in instances.iter().filter(|x| v.is_valid(x)) {
+                if !check.admits(x) {
+                    return Err(format!("narrowing for {opts:?}: instance {x}\nbody = {}", em.body()));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn name_ok(name: &str, max: usize) -> bool {
+    !name.is_empty() && name.len() <= max && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// Law 3: the body passes the provider's documented rules, checked without
+/// looking at how it was produced.
+///
+/// # Errors
+///
+/// The first rule broken.
+pub fn acceptance(em: &Emission) -> Result<(), String> {
+    let body = em.body().as_object().ok_or("the body is not an object")?;
+    if let Some(rf) = body.get("response_format") {
+        return match rf["type"].as_str() {
+            Some("json_object") => Ok(()),
+            Some("json_schema") => {
+                let js = &rf["json_schema"];
+                if !js["name"].as_str().is_some_and(|n| name_ok(n, 64)) {
+                    return Err("json_schema.name outside [A-Za-z0-9_-]{1,64}".into());
+                }
+                if js["strict"] != json!(true) {
+                    return Err("json_schema without strict".into());
+                }
+                strict_schema(&js["schema"])
+            }
+            _ => Err(format!("unknown response_format {rf}")),
+        };
+    }
+    if let Some(gc) = body.get("generationConfig") {
+        if gc["responseMimeType"] != json!("application/json") {
+            return Err("responseMimeType must be application/json".into());
+        }
+        if let Some(s) = gc.get("responseSchema") {
+            let mut problems = Vec::new();
+            gemini_schema_problems(s, "", &mut problems);
+            return if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) };
+        }
+        if let Some(s) = gc.get("responseJsonSchema") {
+            return json_schema_subset(s, GEMINI_JSON_KEYWORDS, "");
+        }
+        return Ok(());
+    }
+    if let Some(f) = body.get("format") {
+        return if f == "json" { Ok(()) } else { llama_cpp_schema(f, "") };
+    }
+    if let Some(tools) = body.get("tools") {
+        let tools = tools.as_array().ok_or("tools is not an array")?;
+        let [tool] = tools.as_slice() else { return Err("exactly one tool expected".into()) };
+        let name = tool["name"].as_str().unwrap_or_default();
+        if !name_ok(name, 64) {
+            return Err("tool name outside [a-zA-Z0-9_-]{1,64}".into());
+        }
+        let input = tool["input_schema"].as_object().ok_or("input_schema is not an object")?;
+        if input.get("type") != Some(&json!("object")) {
+            return Err("input_schema root must be type object".into());
+        }
+        if ["anyOf", "oneOf", "allOf"].iter().any(|k| input.contains_key(*k)) {
+            return Err("input_schema does not support oneOf, allOf, or anyOf at the top level".into());
+        }
+        if body["tool_choice"] != json!({"type": "tool", "name": name}) {
+            return Err("tool_choice must force the one tool".into());
+        }
+        return Ok(());
+    }
+    if body.is_empty() { Ok(()) } else { Err(format!("unknown body {}", em.body())) }
+}
+
+const STRICT_KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "$defs",
+    "$ref",
+    "description",
+    "title",
+    "pattern",
+    "format",
+    "multipleOf",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+];
+const STRICT_FORMATS: &[&str] = &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+
+fn strict_schema(s: &Value) -> Result<(), String> {
+    if s["type"] != json!("object") {
+        return Err("strict root must be type object".into());
+    }
+    let mut props = 0;
+    strict_node(s, "", &mut props)?;
+    if let Some(Value::Object(defs)) = s.get("$defs") {
+        for (k, d) in defs {
+            strict_node(d, &format!("/$defs/{k}"), &mut props)?;
+        }
+    }
+    if props > 5000 { Err("more than 5000 properties".into()) } else { Ok(()) }
+}
+
+fn strict_node(v: &Value, at: &str, props: &mut usize) -> Result<(), String> {
+    let m = v.as_object().ok_or(format!("{at}: boolean schema"))?;
+    for k in m.keys() {
+        if !STRICT_KEYWORDS.contains(&k.as_str()) || (k == "$defs" && !at.is_empty()) {
+            return Err(format!("{at}: `{k}` outside the strict subset"));
+        }
+    }
+    if m.contains_key("$ref") && m.len() > 1 {
+        return Err(format!("{at}: keywords beside $ref"));
+    }
+    if let Some(f) = m.get("format")
+        && !f.as_str().is_some_and(|f| STRICT_FORMATS.contains(&f))
+    {
+        return Err(format!("{at}: format {f}"));
+    }
+    let is_object =
+        m.get("type").is_some_and(|t| t == "object" || t.as_array().is_some_and(|a| a.contains(&json!("object"))));
+    if is_object {
+        let p = m.get("properties").and_then(Value::as_object).ok_or(format!("{at}: object without properties"))?;
+        if m.get("additionalProperties") != Some(&json!(false)) {
+            return Err(format!("{at}: additionalProperties must be false"));
+        }
+        let req: Vec<&str> = m
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if req.len() != p.len() || !p.keys().all(|k| req.contains(&k.as_str())) {
+            return Err(format!("{at}: required must list every property"));
+        }
+        *props += p.len();
+        for (k, sub) in p {
+            strict_node(sub, &format!("{at}/properties/{k}"), props)?;
+        }
+    }
+    if let Some(items) = m.get("items") {
+        strict_node(items, &format!("{at}/items"), props)?;
+    }
+    if let Some(Value::Array(b)) = m.get("anyOf") {
+        for (i, sub) in b.iter().enumerate() {
+            strict_node(sub, &format!("{at}/anyOf/{i}"), props)?;
+        }
+    }
+    Ok(())
+}
+
+const GEMINI_JSON_KEYWORDS: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "enum",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "minimum",
+    "maximum",
+    "anyOf",
+    "properties",
+    "additionalProperties",
+    "required",
+    "propertyOrdering",
+];
+
+/// A JSON Schema subset: only `allowed` keywords, string/number enums.
+fn json_schema_subset(v: &Value, allowed: &[&str], at: &str) -> Result<(), String> {
+    let Value::Object(m) = v else { return Ok(()) };
+    for (k, sub) in m {
+        if !allowed.contains(&k.as_str()) {
+            return Err(format!("{at}: `{k}` not in the subset"));
+        }
+        match (k.as_str(), sub) {
+            ("enum", Value::Array(items)) if !items.iter().all(|i| i.is_string() || i.is_number()) => {
+                return Err(format!("{at}: enum of other than strings and numbers"));
+            }
+            ("properties", Value::Object(p)) => {
+                for (name, s) in p {
+                    json_schema_subset(s, allowed, &format!("{at}/properties/{name}"))?;
+                }
+            }
+            ("items" | "additionalProperties", s) => json_schema_subset(s, allowed, &format!("{at}/{k}"))?,
+            ("anyOf" | "prefixItems", Value::Array(b)) => {
+                for (i, s) in b.iter().enumerate() {
+                    json_schema_subset(s, allowed, &format!("{at}/{k}/{i}"))?;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// llama.cpp's converter: patterns written `^…$` without shorthand classes or
+/// `(?`, and no node that it would read as "any object" by accident.
+fn llama_cpp_schema(v: &Value, at: &str) -> Result<(), String> {
+    let Value::Object(m) = v else { return Err(format!("{at}: boolean schema")) };
+    if m.keys().all(|k| k == "title" || k == "description") {
+        return Err(format!("{at}: an empty schema reads as any object"));
+    }
+    if let Some(p) = m.get("pattern").and_then(Value::as_str) {
+        let shorthand = ["\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "\\b", "\\B"].iter().any(|s| p.contains(s));
+        if !p.starts_with('^') || !p.ends_with('$') || shorthand || p.contains("(?") {
+            return Err(format!("{at}: pattern {p:?} outside llama.cpp's subset"));
+        }
+    }
+    for (k, sub) in m {
+        match (k.as_str(), sub) {
+            ("properties", Value::Object(p)) => {
+                for (name, s) in p {
+                    llama_cpp_schema(s, &format!("{at}/properties/{name}"))?;
+                }
+            }
+            ("items", s @ Value::Object(_)) | ("additionalProperties", s @ Value::Object(_)) => {
+                llama_cpp_schema(s, &format!("{at}/{k}"))?;
+            }
+            ("anyOf" | "prefixItems", Value::Array(b)) => {
+                for (i, s) in b.iter().enumerate() {
+                    llama_cpp_schema(s, &format!("{at}/{k}/{i}"))?;
+                }
+            }
+            ("$ref" | "$defs" | "allOf", _) => return Err(format!("{at}: `{k}` is left to llama.cpp")),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Gemini `responseSchema` acceptance: only the documented fields, upper-case
+/// single types, non-empty `properties` on every OBJECT, string-only enums,
+/// `required` within `properties`, `format` only `date-time` on STRING.
+pub fn gemini_schema_problems(v: &Value, at: &str, out: &mut Vec<String>) {
+    const FIELDS: &[&str] = &[
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "items",
+        "maxItems",
+        "minItems",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "anyOf",
+        "propertyOrdering",
+        "minimum",
+        "maximum",
+    ];
+    const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"];
+    let Value::Object(m) = v else {
+        out.push(format!("{at}: not an object"));
+        return;
+    };
+    for k in m.keys() {
+        if !FIELDS.contains(&k.as_str()) {
+            out.push(format!("{at}: unknown field {k}"));
+        }
+    }
+    let ty = m.get("type").and_then(Value::as_str);
+    match (ty, m.get("anyOf")) {
+        (Some(t), None) if TYPES.contains(&t) => {}
+        (None, Some(Value::Array(b))) if !b.is_empty() => {}
+        _ => out.push(format!("{at}: needs one upper-case `type` or a non-empty `anyOf`")),
+    }
+    if let Some(e) = m.get("enum")
+        && !(ty == Some("STRING") && e.as_array().is_some_and(|a| !a.is_empty() && a.iter().all(Value::is_string)))
+    {
+        out.push(format!("{at}: enum must be non-empty strings on STRING"));
+    }
+    if let Some(f) = m.get("format")
+        && !(ty == Some("STRING") && f == "date-time")
+    {
+        out.push(format!("{at}: format {f}"));
+    }
+    if ty == Some("OBJECT") {
+        match m.get("properties") {
+            Some(Value::Object(p)) if !p.is_empty() => {
+                if let Some(Value::Array(r)) = m.get("required") {
+                    for name in r {
+                        if !name.as_str().is_some_and(|n| p.contains_key(n)) {
+                            out.push(format!("{at}: required {name} not in properties"));
+                        }
+                    }
+                }
+                for (k, sub) in p {
+                    gemini_schema_problems(sub, &format!("{at}/properties/{k}"), out);
+                }
+            }
+            _ => out.push(format!("{at}: OBJECT without non-empty properties")),
+        }
+    } else if m.contains_key("properties") || m.contains_key("required") {
+        out.push(format!("{at}: properties/required on a non-OBJECT"));
+    }
+    if ty == Some("ARRAY") {
+        match m.get("items") {
+            Some(items) => gemini_schema_problems(items, &format!("{at}/items"), out),
+            None => out.push(format!("{at}: ARRAY without items")),
+        }
+    } else if m.contains_key("items") {
+        out.push(format!("{at}: items on a non-ARRAY"));
+    }
+    if let Some(Value::Array(b)) = m.get("anyOf") {
+        for (i, sub) in b.iter().enumerate() {
+            gemini_schema_problems(sub, &format!("{at}/anyOf/{i}"), out);
+        }
+    }
+}
+
+/// A realistic response body that carries `x` as the answer to `em` (law 4).
+#[must_use]
+pub fn encode(em: &Emission, x: &Value) -> Value {
+    let text = x.to_string();
+    match crate::profile::profile(em.provider()).dialect {
+        crate::profile::Dialect::Gemini => {
+            json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}]})
+        }
+        crate::profile::Dialect::Ollama => {
+            json!({"model": "m", "message": {"role": "assistant", "content": text}, "done_reason": "stop", "done": true})
+        }
+        crate::profile::Dialect::ClaudeTool if em.body().get("tools").is_some() => {
+            json!({"type": "message", "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t", "name": "emit_structured_output", "input": x}], "stop_reason": "tool_use"})
+        }
+        crate::profile::Dialect::ClaudeTool => json!({"type": "message", "role": "assistant",
+            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"}),
+        crate::profile::Dialect::OpenAiChat => {
+            json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
+        }
+    }
+}
