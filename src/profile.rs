@@ -28,6 +28,9 @@ pub(crate) struct StrictRules {
     pub(crate) keywords: &'static [&'static str],
     /// `format` values the strict subset accepts.
     pub(crate) formats: &'static [&'static str],
+    /// What the lowering may keep when it rewrites a schema into the subset:
+    /// `keywords` plus the annotations the subset accepts.
+    pub(crate) lower_keywords: &'static [&'static str],
     /// Most object properties in the whole schema.
     pub(crate) max_properties: usize,
     /// Most nesting levels (object and array schemas both counted: the
@@ -57,6 +60,19 @@ pub(crate) static OPENAI_STRICT: StrictRules = StrictRules {
         "maxItems",
     ],
     formats: &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"],
+    lower_keywords: &[
+        "pattern",
+        "format",
+        "multipleOf",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minItems",
+        "maxItems",
+        "description",
+        "title",
+    ],
     max_properties: 5000,
     max_depth: 10,
     max_enum_values: 1000,

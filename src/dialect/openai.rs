@@ -4,8 +4,10 @@
 use super::strict::{self, Verdict};
 use crate::analysis::{self, Doc};
 use crate::emission::{Action, Emission, Enforcement, Note};
+use crate::lower::{self, Literals, PatternRule, Rules};
 use crate::options::Options;
 use crate::profile::Profile;
+use crate::profile::StrictRules;
 use serde_json::{Value, json};
 
 /// `Mode::Json`: `json_object`, unless the schema accepts non-objects.
@@ -22,42 +24,170 @@ pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>) 
 /// `Mode::Schema`: strict `json_schema` when the schema qualifies, else
 /// `json_object` when it accepts only objects, else nothing.
 pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
-    let verdict = match profile.strict {
-        Some(rules) => strict::qualify(doc, doc.root, rules, opts.assert_formats),
-        None => Verdict::Fails(vec![Note::new(
+    let Some(rules) = profile.strict else {
+        em.notes.push(Note::new("", "", Action::Degraded, format!("{} has no strict schema mode", profile.label)));
+        fallback(em, profile, doc);
+        return;
+    };
+    // 1. The schema exactly as written (annotations aside): exact, `$defs` and
+    //    recursion kept.
+    let reasons = match strict::qualify(doc, doc.root, rules, opts.assert_formats) {
+        Verdict::Qualifies { schema, edits } => {
+            em.notes.extend(edits);
+            send_strict(em, profile, opts, schema, Enforcement::Exact);
+            return;
+        }
+        Verdict::Fails(reasons) => reasons,
+    };
+    // 2. Rewritten into the subset by the lowering: closable objects closed
+    //    (closed-world projection), unsupported keywords dropped (widening),
+    //    references inlined, unions distributed; then qualified again.
+    match rewrite(doc, rules, opts) {
+        Ok((schema, exact, notes)) => {
+            em.notes.extend(notes);
+            let level = if exact { Enforcement::Exact } else { Enforcement::Widened };
+            send_strict(em, profile, opts, schema, level);
+        }
+        Err(why) => {
+            em.notes.extend(reasons);
+            em.notes.push(why);
+            fallback(em, profile, doc);
+        }
+    }
+}
+
+fn send_strict(em: &mut Emission, profile: &Profile, opts: &Options, schema: serde_json::Value, level: Enforcement) {
+    em.body = json!({
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": opts.name, "strict": true, "schema": schema}
+        }
+    });
+    em.enforcement = level;
+    finish(em, profile);
+}
+
+fn fallback(em: &mut Emission, profile: &Profile, doc: &Doc<'_>) {
+    if analysis::accepts_only_objects(doc, doc.root) {
+        em.notes.push(Note::new(
             "",
             "",
             Action::Degraded,
-            format!("{} has no strict schema mode", profile.label),
-        )]),
-    };
-    match verdict {
-        Verdict::Qualifies { schema, edits } => {
-            em.notes.extend(edits);
-            em.body = json!({
-                "response_format": {
-                    "type": "json_schema",
-                    "json_schema": {"name": opts.name, "strict": true, "schema": schema}
-                }
-            });
-            em.enforcement = Enforcement::Exact;
-            finish(em, profile);
+            "not in the strict subset: falling back to `json_object`, which is sound because the schema accepts only objects",
+        ));
+        json_object(em, profile);
+    } else {
+        prompt_only(em);
+    }
+}
+
+/// The lowering rules of a strict mode: what its subset expresses.
+fn lowering_rules(rules: &StrictRules) -> Rules {
+    Rules {
+        keywords: rules.lower_keywords,
+        formats: rules.formats,
+        pattern: PatternRule::AnchoredOnly,
+        literals: Literals::Scalars,
+        any_value: false,
+        open_objects: false,
+        maps: false,
+        empty_objects: false,
+        arrays_without_items: false,
+        root_unions: true,
+        integral_bounds: false,
+    }
+}
+
+/// Lowers the schema into the strict subset and checks the result with the same
+/// qualifier, so nothing outside the documented subset is ever sent.
+fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<(serde_json::Value, bool, Vec<Note>), Note> {
+    let lowered = lower::lower(doc, &lowering_rules(rules), opts.closed_world, opts.assert_formats).map_err(|f| f.0)?;
+    let schema = split_type_arrays(&lowered.schema);
+    let out_doc = Doc { root: &schema, draft: crate::vocab::Draft::Draft202012, refs_resolvable: true };
+    match strict::qualify(&out_doc, &schema, rules, opts.assert_formats) {
+        Verdict::Qualifies { schema, .. } => {
+            let mut notes = lowered.notes;
+            notes.push(Note::new(
+                "",
+                "",
+                Action::Rewritten,
+                "rewritten into the strict subset (see the notes above for each keyword)",
+            ));
+            Ok((schema, lowered.exact, notes))
         }
-        Verdict::Fails(reasons) => {
-            em.notes.extend(reasons);
-            if analysis::accepts_only_objects(doc, doc.root) {
-                em.notes.push(Note::new(
-                    "",
-                    "",
-                    Action::Degraded,
-                    "not in the strict subset: falling back to `json_object`, which is sound because the schema accepts only objects",
-                ));
-                json_object(em, profile);
-            } else {
-                prompt_only(em);
-            }
+        Verdict::Fails(mut reasons) => {
+            let first = reasons.remove(0);
+            Err(Note::new(
+                first.pointer,
+                first.keyword,
+                Action::Degraded,
+                format!("even rewritten, the schema stays outside the strict subset: {}", first.reason),
+            ))
         }
     }
+}
+
+/// Type-specific keywords, for splitting a multi-type node into `anyOf`.
+fn keyword_type(kw: &str) -> Option<&'static str> {
+    Some(match kw {
+        "minLength" | "maxLength" | "pattern" | "format" => "string",
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "number",
+        "items" | "prefixItems" | "minItems" | "maxItems" => "array",
+        "properties" | "required" | "additionalProperties" | "minProperties" | "maxProperties" => "object",
+        _ => return None,
+    })
+}
+
+/// Strict mode documents type arrays only as `[T, "null"]`: any other type array
+/// becomes an `anyOf` with one branch per type, each carrying the keywords of
+/// its type (exact: type-specific keywords only ever apply to their type).
+fn split_type_arrays(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    let Value::Object(m) = v else { return v.clone() };
+    let mut out = Map::new();
+    for (k, sub) in m {
+        let converted = match k.as_str() {
+            "properties" => match sub {
+                Value::Object(p) => Value::Object(p.iter().map(|(k, v)| (k.clone(), split_type_arrays(v))).collect()),
+                other => other.clone(),
+            },
+            "items" | "additionalProperties" => split_type_arrays(sub),
+            "anyOf" | "prefixItems" => match sub {
+                Value::Array(a) => Value::Array(a.iter().map(split_type_arrays).collect()),
+                other => other.clone(),
+            },
+            _ => sub.clone(),
+        };
+        out.insert(k.clone(), converted);
+    }
+    let names: Vec<String> = match out.get("type") {
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        _ => return Value::Object(out),
+    };
+    let non_null: Vec<&String> = names.iter().filter(|n| *n != "null").collect();
+    if non_null.len() <= 1 || out.contains_key("enum") {
+        return Value::Object(out);
+    }
+    let mut branches = Vec::new();
+    for t in &names {
+        let family = if t == "integer" { "number" } else { t.as_str() };
+        let mut b = Map::new();
+        b.insert("type".to_owned(), Value::String(t.clone()));
+        for (k, sub) in &out {
+            if keyword_type(k) == Some(family) {
+                b.insert(k.clone(), sub.clone());
+            }
+        }
+        branches.push(Value::Object(b));
+    }
+    let mut node = Map::new();
+    for k in ["title", "description"] {
+        if let Some(v) = out.get(k) {
+            node.insert(k.to_owned(), v.clone());
+        }
+    }
+    node.insert("anyOf".to_owned(), Value::Array(branches));
+    Value::Object(node)
 }
 
 fn json_object(em: &mut Emission, profile: &Profile) {
