@@ -24,6 +24,11 @@ use std::collections::HashSet;
 /// A schema reached at some location, with its pointer in the source document.
 pub(crate) type Src<'a> = (&'a Value, String);
 
+/// A marker source: the location is reached through a negative or exclusive
+/// context (`not`, `if`, `oneOf`), where dropping a key can change validity.
+static NEGATIVE: Value = Value::Null;
+const NEGATIVE_AT: &str = "\u{0}negative context";
+
 /// Bound on gathered nodes at one location (a guard against pathological documents).
 const MAX_GATHERED: usize = 4096;
 
@@ -34,6 +39,9 @@ pub(crate) struct Gathered<'a> {
     /// Something could not be seen through (an unresolvable or dynamic reference,
     /// or the gathering bound was hit).
     pub(crate) opaque: bool,
+    /// Some gathered schema sits under `not`, `if` or `oneOf` (here or at an
+    /// enclosing location): dropping keys could flip it.
+    pub(crate) negative: bool,
 }
 
 /// Gathers every node that may apply where `starts` apply.
@@ -42,6 +50,10 @@ pub(crate) fn gather<'a>(doc: &Doc<'a>, starts: &[Src<'a>]) -> Gathered<'a> {
     let mut seen: HashSet<String> = HashSet::new();
     let mut work: Vec<Src<'a>> = starts.iter().rev().cloned().collect();
     while let Some((schema, at)) = work.pop() {
+        if at == NEGATIVE_AT {
+            out.negative = true;
+            continue;
+        }
         let Value::Object(map) = schema else { continue };
         if !seen.insert(at.clone()) {
             continue;
@@ -61,11 +73,14 @@ pub(crate) fn gather<'a>(doc: &Doc<'a>, starts: &[Src<'a>]) -> Gathered<'a> {
             }
         }
         let mut children = Vec::new();
+        let mut negative = false;
         vocab::for_each_child(doc.draft, map, |c| {
             if is_in_place(c.tokens[0]) {
+                negative |= matches!(c.tokens[0], vocab::Token::Key("not" | "if" | "oneOf"));
                 children.push((c.schema, c.pointer(&at)));
             }
         });
+        out.negative |= negative;
         work.extend(children.into_iter().rev());
     }
     out
@@ -89,6 +104,11 @@ pub(crate) fn resolve<'a>(doc: &Doc<'a>, reference: &str) -> Option<Src<'a>> {
 }
 
 impl<'a> Gathered<'a> {
+    /// A negative context carries over to the locations below.
+    fn inherited(&self) -> Vec<Src<'a>> {
+        if self.negative { vec![(&NEGATIVE, NEGATIVE_AT.to_owned())] } else { Vec::new() }
+    }
+
     /// Property names declared by any gathered node, in first-seen order.
     pub(crate) fn declared(&self) -> Vec<&'a str> {
         let mut seen = HashSet::new();
@@ -132,7 +152,13 @@ impl<'a> Gathered<'a> {
     /// Contract §3: may undeclared keys be dropped here?
     pub(crate) fn is_closable(&self) -> bool {
         let declared: HashSet<&str> = self.declared().into_iter().collect();
+        let object_literals = self.nodes.iter().any(|(map, _)| {
+            map.get("const").is_some_and(Value::is_object)
+                || map.get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().any(Value::is_object))
+        });
         !declared.is_empty()
+            && !self.negative
+            && !object_literals
             && !self.speaks_of_undeclared()
             && self.nodes.iter().all(|(map, _)| match map.get("required") {
                 Some(Value::Array(names)) => names.iter().all(|n| n.as_str().is_some_and(|n| declared.contains(n))),
@@ -142,7 +168,7 @@ impl<'a> Gathered<'a> {
 
     /// Schemas that may apply to the value of key `key`.
     pub(crate) fn for_key(&self, key: &str) -> Vec<Src<'a>> {
-        let mut out = Vec::new();
+        let mut out = self.inherited();
         for (map, at) in &self.nodes {
             if let Some(Value::Object(props)) = map.get("properties")
                 && let Some(s) = props.get(key)
@@ -165,7 +191,7 @@ impl<'a> Gathered<'a> {
 
     /// Schemas that may apply to array element `index` (`None`: any element).
     pub(crate) fn for_index(&self, draft: Draft, index: Option<usize>) -> Vec<Src<'a>> {
-        let mut out = Vec::new();
+        let mut out = self.inherited();
         for (map, at) in &self.nodes {
             let prefix_kw = if draft == Draft::Draft202012 { "prefixItems" } else { "items" };
             if let Some(Value::Array(prefix)) = map.get(prefix_kw) {
@@ -265,6 +291,10 @@ mod tests {
             json!({"properties": {"a": {}}, "minProperties": 2}),
             json!({"properties": {"a": {}}, "anyOf": [{"additionalProperties": false}]}),
             json!({"properties": {"a": {}}, "$ref": "#/nowhere"}),
+            json!({"anyOf": [{"not": {"enum": [{}]}}, {"properties": {"a": {}}}]}),
+            json!({"oneOf": [{"properties": {"a": {}}}, {"maxProperties": 0}]}),
+            json!({"properties": {"a": {}}, "enum": [{"a": 1, "x": 2}]}),
+            json!({"not": {"properties": {"p": {"properties": {"q": {}}}}}, "properties": {"p": {}}}),
         ] {
             assert_eq!(project(&s, &keep), keep, "{s}");
         }

@@ -317,6 +317,7 @@ pub(crate) fn violations(validator: &jsonschema::Validator, value: &Value) -> Ve
 pub(crate) fn decode(
     dialect: Dialect,
     validator: Option<&jsonschema::Validator>,
+    reshape: Option<&Value>,
     body: &Value,
 ) -> Result<Answer, DecodeError> {
     let (raw, finish) = extract(dialect, body)?;
@@ -327,6 +328,10 @@ pub(crate) fn decode(
             serde_json::from_str(inner)
                 .map_err(|e| DecodeError::NotJson { text: inner.to_owned(), message: e.to_string() })?
         }
+    };
+    let value = match reshape {
+        Some(ann) => crate::reshape::inverse(value, ann),
+        None => value,
     };
     if let Some(v) = validator {
         let found = violations(v, &value);

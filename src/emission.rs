@@ -131,6 +131,8 @@ pub struct Emission {
     pub(crate) source: Option<Value>,
     /// The authoritative local validator of `source`.
     pub(crate) validator: Option<jsonschema::Validator>,
+    /// The annotated sent schema when reversible rewrites were applied.
+    pub(crate) reshape: Option<Value>,
 }
 
 impl Emission {
@@ -144,7 +146,15 @@ impl Emission {
             notes: Vec::new(),
             source: source.cloned(),
             validator: None,
+            reshape: None,
         }
+    }
+
+    /// Whether reversible rewrites (contract §5) shape this emission's answers:
+    /// [`decode`](Emission::decode) undoes them.
+    #[must_use]
+    pub fn is_reshaped(&self) -> bool {
+        self.reshape.is_some()
     }
 
     /// Finds the answer in the provider's whole response body, removes one
@@ -179,7 +189,7 @@ impl Emission {
     /// ```
     pub fn decode(&self, response_body: &Value) -> Result<crate::Answer, crate::DecodeError> {
         let dialect = crate::profile::profile(self.provider).dialect;
-        crate::decode::decode(dialect, self.validator.as_ref(), response_body)
+        crate::decode::decode(dialect, self.validator.as_ref(), self.reshape.as_ref(), response_body)
     }
 
     /// The provider this emission is for.

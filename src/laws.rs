@@ -26,6 +26,9 @@ pub fn option_sets() -> Vec<Options> {
     out.push(Options::new(Provider::Gemini).with_format_assertion(false));
     out.push(Options::new(Provider::Ollama).with_closed_world(false));
     out.push(Options::new(Provider::Claude).with_mode(Mode::Json).with_claude_json_tool(true));
+    for p in [Provider::OpenAi, Provider::Claude] {
+        out.push(Options::new(p).with_reshape(true));
+    }
     out
 }
 
@@ -35,6 +38,7 @@ pub struct Admits {
     native: Option<jsonschema::Validator>,
     constrained: bool,
     source: Option<Value>,
+    reshape: Option<Value>,
 }
 
 impl Admits {
@@ -50,7 +54,12 @@ impl Admits {
                 .build(n)
                 .ok()
         });
-        Admits { native: validator, constrained: native.is_some(), source: em.source_schema().cloned() }
+        Admits {
+            native: validator,
+            constrained: native.is_some(),
+            source: em.source_schema().cloned(),
+            reshape: em.reshape.clone(),
+        }
     }
 
     /// Law 2 for one instance: the provider can return `project(x)`.
@@ -64,7 +73,23 @@ impl Admits {
             Some(s) => crate::project(s, x),
             None => x.clone(),
         };
-        v.is_valid(&projected)
+        match &self.reshape {
+            Some(ann) => crate::reshape::forward(&projected, ann).is_some_and(|y| v.is_valid(&y)),
+            None => v.is_valid(&projected),
+        }
+    }
+
+    /// What the provider sends for the answer `x`: projected, then reshaped.
+    #[must_use]
+    pub fn answer_for(&self, x: &Value) -> Option<Value> {
+        let projected = match &self.source {
+            Some(s) => crate::project(s, x),
+            None => x.clone(),
+        };
+        match &self.reshape {
+            Some(ann) => crate::reshape::forward(&projected, ann),
+            None => Some(projected),
+        }
     }
 }
 
@@ -102,7 +127,6 @@ fn collect_literals(v: &Value, out: &mut Vec<Value>, depth: usize) {
 ///
 /// A description of the first broken law.
 pub fn check(schema: &Value, instances: &[Value]) -> Result<(), String> {
-    let validator = crate::preflight::build_validator(schema, crate::vocab::Draft::Draft202012, true).ok();
     for opts in option_sets() {
         let first = opts.compile(schema);
         let again = opts.compile(schema);
@@ -113,7 +137,7 @@ pub fn check(schema: &Value, instances: &[Value]) -> Result<(), String> {
         }
         let Ok(em) = first else { continue };
         acceptance(&em).map_err(|e| format!("rejected body for {opts:?}: {e}\nbody = {}", em.body()))?;
-        if let Some(v) = &validator {
+        if let Some(v) = &em.validator {
             let check = Admits::new(&em);
             for x in instances.iter().filter(|x| v.is_valid(x)) {
                 if !check.admits(x) {

@@ -54,6 +54,7 @@ mod pointer;
 mod preflight;
 mod profile;
 mod prompt;
+mod reshape;
 mod vocab;
 
 #[cfg(test)]

@@ -160,6 +160,7 @@ impl FromStr for GeminiDialect {
 /// | closed world | `true` (closable objects may be closed: contract §3) |
 /// | Gemini dialect | [`GeminiDialect::ResponseSchema`] |
 /// | Claude JSON tool | `false` ([`Mode::Json`] sends nothing to Claude) |
+/// | reshape | `false` (no reversible rewrites) |
 /// | max depth | 64 levels of JSON nesting in the schema document |
 /// | max nodes | 100,000 JSON values in the schema document |
 /// | max enum | 4,096 members in one `enum` |
@@ -184,6 +185,7 @@ pub struct Options {
     pub(crate) closed_world: bool,
     pub(crate) gemini_dialect: GeminiDialect,
     pub(crate) claude_json_tool: bool,
+    pub(crate) reshape: bool,
     pub(crate) max_depth: usize,
     pub(crate) max_nodes: usize,
     pub(crate) max_enum: usize,
@@ -202,6 +204,7 @@ impl Options {
             closed_world: true,
             gemini_dialect: GeminiDialect::ResponseSchema,
             claude_json_tool: false,
+            reshape: false,
             max_depth: 64,
             max_nodes: 100_000,
             max_enum: 4096,
@@ -264,6 +267,17 @@ impl Options {
     #[must_use]
     pub fn with_claude_json_tool(mut self, yes: bool) -> Self {
         self.claude_json_tool = yes;
+        self
+    }
+
+    /// Reversible rewrites (contract §5, default `false`): in strict modes an
+    /// optional property is sent required and nullable, and a root that is not
+    /// an object is wrapped in `{"value": …}`. [`Emission::decode`](crate::Emission::decode)
+    /// undoes both. Off by default: a caller who reads the response without
+    /// `decode` must never get another shape than the schema promised.
+    #[must_use]
+    pub fn with_reshape(mut self, yes: bool) -> Self {
+        self.reshape = yes;
         self
     }
 

@@ -15,6 +15,7 @@ pub(crate) struct Args {
     pub(crate) open_world: bool,
     pub(crate) gemini_dialect: Option<GeminiDialect>,
     pub(crate) claude_json_tool: bool,
+    pub(crate) reshape: bool,
     pub(crate) schema: Option<String>,
     pub(crate) help: bool,
     pub(crate) input: Option<String>,
@@ -50,6 +51,7 @@ impl Args {
                 "--deny-unknown-keywords" => args.deny_unknown_keywords = true,
                 "--no-closed-world" => args.open_world = true,
                 "--claude-json-tool" => args.claude_json_tool = true,
+                "--reshape" => args.reshape = true,
                 "--schema" => args.schema = Some(value("--schema")?),
                 "--gemini-dialect" => {
                     let v = value("--gemini-dialect")?;
@@ -70,7 +72,8 @@ impl Args {
             .with_mode(self.mode.unwrap_or(Mode::Schema))
             .with_deny_unknown_keywords(self.deny_unknown_keywords)
             .with_closed_world(!self.open_world)
-            .with_claude_json_tool(self.claude_json_tool);
+            .with_claude_json_tool(self.claude_json_tool)
+            .with_reshape(self.reshape);
         if let Some(d) = self.gemini_dialect {
             o = o.with_gemini_dialect(d);
         }

@@ -3,6 +3,7 @@
 
 mod args;
 mod check;
+mod coverage;
 mod decode;
 mod emit;
 mod io;
@@ -23,6 +24,7 @@ USAGE:
   schemacast check [--deny-unknown-keywords] [FILE|-]
   schemacast decode --provider P --schema FILE [emit options] [RESPONSE|-]
   schemacast validate SCHEMA INSTANCE
+  schemacast coverage [emit options] DIR
   schemacast providers
   schemacast --help | --version
 
@@ -35,9 +37,12 @@ check  runs the preflight checks and prints every problem with its JSON Pointer.
 decode recomputes the emission for the same options, reads the provider's whole response body,
        and prints the validated answer (exit 0) or every problem (exit 1).
 validate checks INSTANCE against SCHEMA with the local validator.
+coverage prints, per provider, the share of the schemas under DIR (plain schema files or
+       JSON-Schema-Test-Suite files) at each enforcement level in mode `schema`.
 
 Providers: openai, groq, mistral, openrouter, gemini, ollama, claude (alias anthropic).
-More emit options: --claude-json-tool (Mode json forces a tool with an open object).
+More emit options: --claude-json-tool (Mode json forces a tool with an open object),
+--reshape (reversible rewrites: optional -> required and nullable, non-object root -> {\"value\": ...}).
 Exit status: 0 success, 1 the schema (or a line) has problems, 2 usage or I/O error.";
 
 /// Runs the CLI and returns the exit status.
@@ -55,7 +60,7 @@ pub(crate) fn run(raw: &[String], io: &mut Io<'_>) -> i32 {
             io.print(&format!("schemacast {}", env!("CARGO_PKG_VERSION")));
             0
         }
-        "emit" | "check" | "decode" | "validate" | "providers" => match Args::parse(rest) {
+        "emit" | "check" | "decode" | "validate" | "coverage" | "providers" => match Args::parse(rest) {
             Ok(args) if args.help => {
                 io.print(USAGE);
                 0
@@ -65,6 +70,7 @@ pub(crate) fn run(raw: &[String], io: &mut Io<'_>) -> i32 {
                 "check" => check::run(&args, io),
                 "decode" => decode::decode(&args, io),
                 "validate" => decode::validate(&args, io),
+                "coverage" => coverage::run(&args, io),
                 _ => providers(io),
             },
             Err(message) => usage_error(io, &message),

@@ -200,3 +200,38 @@ fn ok_explain_adds_native_schema() {
     let v: Value = serde_json::from_str(&o.out).expect("JSON");
     assert_eq!(v["native_schema"], Value::Null, "nothing native");
 }
+
+#[test]
+fn ok_reshape_round_trip() {
+    let schema = r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a"],"additionalProperties":false}"#;
+    let plain = cli(&["emit", "-p", "openai", "-"], schema);
+    assert_eq!(serde_json::from_str::<Value>(&plain.out).expect("JSON")["enforcement"], "json");
+    let o = cli(&["emit", "-p", "openai", "--reshape", "-"], schema);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["enforcement"], "exact");
+    let sent = &v["body"]["response_format"]["json_schema"]["schema"];
+    assert_eq!(sent["required"], serde_json::json!(["a", "b"]));
+    assert_eq!(sent["properties"]["b"], serde_json::json!({"anyOf": [{"type": "integer"}, {"type": "null"}]}));
+    assert!(
+        o.out.contains("reshape: optional b sent as required and nullable"),
+        "the output says which rewrites applied"
+    );
+
+    let dir = std::env::temp_dir().join(format!("schemacast-reshape-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("schema.json");
+    std::fs::write(&path, schema).expect("write");
+    let path = path.to_string_lossy().into_owned();
+    let response = r#"{"choices":[{"message":{"content":"{\"a\":\"x\",\"b\":null}"},"finish_reason":"stop"}]}"#;
+    let o = cli(&["decode", "-p", "openai", "--reshape", "--schema", &path, "-"], response);
+    assert_eq!(o.code, 0, "{}", o.err);
+    assert_eq!(serde_json::from_str::<Value>(&o.out).expect("JSON"), serde_json::json!({"a": "x"}));
+    let o = cli(&["decode", "-p", "openai", "--schema", &path, "-"], response);
+    assert_eq!(o.code, 1, "without --reshape the null is a violation");
+
+    let array = r#"{"type":"array","items":{"type":"string"}}"#;
+    let o = cli(&["emit", "-p", "claude", "--reshape", "--body", "-"], array);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["tools"][0]["input_schema"]["properties"]["value"]["type"], "array");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -77,7 +77,27 @@ pub(crate) fn json(em: &mut Emission, doc: Option<&Doc<'_>>, opts: &Options) {
     em.notes.push(Note::new("", "", Action::Degraded, why));
 }
 
+/// With reshape, a root that is not an object travels as `{"value": …}`, so
+/// unions at that inner root are fine.
+static RULES_WRAPPED: Rules = Rules { root_unions: true, ..RULES };
+
 pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
+    if !analysis::accepts_only_objects(doc, doc.root) && opts.reshape {
+        let inner = match lower::lower(doc, &RULES_WRAPPED, opts.closed_world, opts.assert_formats) {
+            Ok(lowered) => {
+                em.notes.extend(lowered.notes);
+                lowered.schema
+            }
+            Err(fail) => {
+                em.notes.push(fail.0);
+                json!({})
+            }
+        };
+        let (sent, annotated) = crate::reshape::wrap(inner.clone(), inner, &mut em.notes);
+        em.reshape = Some(annotated);
+        forced_tool(em, sent, None);
+        return;
+    }
     if !analysis::accepts_only_objects(doc, doc.root) {
         em.body = json!({});
         em.enforcement = Enforcement::Prompt;

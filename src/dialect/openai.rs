@@ -8,6 +8,7 @@ use crate::lower::{self, Literals, PatternRule, Rules};
 use crate::options::Options;
 use crate::profile::Profile;
 use crate::profile::StrictRules;
+use crate::reshape;
 use serde_json::{Value, json};
 
 /// `Mode::Json`: `json_object`, unless the schema accepts non-objects.
@@ -43,8 +44,9 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
     //    (closed-world projection), unsupported keywords dropped (widening),
     //    references inlined, unions distributed; then qualified again.
     match rewrite(doc, rules, opts) {
-        Ok((schema, exact, notes)) => {
+        Ok((schema, exact, notes, annotated)) => {
             em.notes.extend(notes);
+            em.reshape = annotated;
             let level = if exact { Enforcement::Exact } else { Enforcement::Widened };
             send_strict(em, profile, opts, schema, level);
         }
@@ -100,20 +102,35 @@ fn lowering_rules(rules: &StrictRules) -> Rules {
 
 /// Lowers the schema into the strict subset and checks the result with the same
 /// qualifier, so nothing outside the documented subset is ever sent.
-fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<(serde_json::Value, bool, Vec<Note>), Note> {
+/// The rewritten schema, whether it is exact, its notes, and the annotated copy
+/// for `decode` when reshaped.
+type Rewritten = (serde_json::Value, bool, Vec<Note>, Option<serde_json::Value>);
+
+fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Note> {
     let lowered = lower::lower(doc, &lowering_rules(rules), opts.closed_world, opts.assert_formats).map_err(|f| f.0)?;
-    let schema = split_type_arrays(&lowered.schema);
+    let mut schema = split_type_arrays(&lowered.schema);
+    let mut reshape_notes = Vec::new();
+    let mut annotated = None;
+    if opts.reshape {
+        let (mut sent, mut ann) = reshape::optionals(&schema, "", &mut reshape_notes)?;
+        if sent.get("type") != Some(&json!("object")) {
+            (sent, ann) = reshape::wrap(sent, ann, &mut reshape_notes);
+        }
+        schema = sent;
+        annotated = Some(ann);
+    }
     let out_doc = Doc { root: &schema, draft: crate::vocab::Draft::Draft202012, refs_resolvable: true };
     match strict::qualify(&out_doc, &schema, rules, opts.assert_formats) {
         Verdict::Qualifies { schema, .. } => {
             let mut notes = lowered.notes;
+            notes.extend(reshape_notes);
             notes.push(Note::new(
                 "",
                 "",
                 Action::Rewritten,
                 "rewritten into the strict subset (see the notes above for each keyword)",
             ));
-            Ok((schema, lowered.exact, notes))
+            Ok((schema, lowered.exact, notes, annotated))
         }
         Verdict::Fails(mut reasons) => {
             let first = reasons.remove(0);

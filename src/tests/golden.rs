@@ -22,6 +22,8 @@ pub(crate) fn targets() -> Vec<(String, Options)> {
         "gemini-json-schema".to_owned(),
         Options::new(Provider::Gemini).with_gemini_dialect(GeminiDialect::JsonSchema),
     ));
+    out.push(("openai-reshape".to_owned(), Options::new(Provider::OpenAi).with_reshape(true)));
+    out.push(("claude-reshape".to_owned(), Options::new(Provider::Claude).with_reshape(true)));
     out
 }
 
