@@ -59,6 +59,7 @@ pub(crate) static RULES: Rules = Rules {
     arrays_without_items: true,
     root_unions: false,
     integral_bounds: false,
+    refs: false,
 };
 
 pub(crate) fn json(em: &mut Emission, doc: Option<&Doc<'_>>, opts: &Options) {

@@ -35,6 +35,7 @@ pub(crate) static RESPONSE_SCHEMA: Rules = Rules {
     arrays_without_items: false,
     root_unions: true,
     integral_bounds: false,
+    refs: false,
 };
 
 /// What `responseJsonSchema` expresses (`providers.md` §4.3). Keywords the model
@@ -51,6 +52,7 @@ pub(crate) static RESPONSE_JSON_SCHEMA: Rules = Rules {
     arrays_without_items: true,
     root_unions: true,
     integral_bounds: false,
+    refs: false,
 };
 
 const MIME: &str = "application/json";

@@ -39,6 +39,7 @@ pub(crate) static RULES: Rules = Rules {
     arrays_without_items: true,
     root_unions: true,
     integral_bounds: true,
+    refs: false,
 };
 
 /// Every JSON type: llama.cpp expands a type array into a union of copies.

@@ -84,7 +84,7 @@ fn fallback(em: &mut Emission, profile: &Profile, doc: &Doc<'_>) {
 }
 
 /// The lowering rules of a strict mode: what its subset expresses.
-fn lowering_rules(rules: &StrictRules) -> Rules {
+fn lowering_rules(rules: &StrictRules, reshape: bool) -> Rules {
     Rules {
         keywords: rules.lower_keywords,
         formats: rules.formats,
@@ -97,6 +97,9 @@ fn lowering_rules(rules: &StrictRules) -> Rules {
         arrays_without_items: false,
         root_unions: true,
         integral_bounds: false,
+        // Strict mode resolves `$defs` (and recursion). The reshape inverse walks
+        // an inlined schema, so references are inlined when reshaping.
+        refs: !reshape,
     }
 }
 
@@ -107,7 +110,8 @@ fn lowering_rules(rules: &StrictRules) -> Rules {
 type Rewritten = (serde_json::Value, bool, Vec<Note>, Option<serde_json::Value>);
 
 fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Note> {
-    let lowered = lower::lower(doc, &lowering_rules(rules), opts.closed_world, opts.assert_formats).map_err(|f| f.0)?;
+    let lowered = lower::lower(doc, &lowering_rules(rules, opts.reshape), opts.closed_world, opts.assert_formats)
+        .map_err(|f| f.0)?;
     let mut schema = split_type_arrays(&lowered.schema);
     let mut reshape_notes = Vec::new();
     let mut annotated = None;
@@ -164,7 +168,7 @@ fn split_type_arrays(v: &serde_json::Value) -> serde_json::Value {
     let mut out = Map::new();
     for (k, sub) in m {
         let converted = match k.as_str() {
-            "properties" => match sub {
+            "properties" | "$defs" => match sub {
                 Value::Object(p) => Value::Object(p.iter().map(|(k, v)| (k.clone(), split_type_arrays(v))).collect()),
                 other => other.clone(),
             },

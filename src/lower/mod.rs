@@ -16,7 +16,7 @@ pub(crate) mod types;
 use crate::analysis::Doc;
 use crate::closure::Src;
 use crate::emission::{Action, Note};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Which literals an `enum` of the dialect may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +79,10 @@ pub(crate) struct Rules {
     /// Numeric bounds are read as 64-bit integers (llama.cpp): bounds on integers
     /// are sent as whole numbers, bounds the reader cannot hold are dropped.
     pub(crate) integral_bounds: bool,
+    /// The dialect resolves `$ref` into root `$defs` (a `$ref` alone, no
+    /// siblings): a plain reference is passed through, its target lowered once
+    /// into `$defs`, and recursion is kept instead of widened.
+    pub(crate) refs: bool,
 }
 
 impl Rules {
@@ -124,9 +128,20 @@ pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, closed_world: bool, assert_for
         ref_stack: vec![String::new()],
         produced: 0,
         nesting: 0,
+        defs: Vec::new(),
     };
     let root: Src<'_> = (doc.root, String::new());
-    let schema = l.location(std::slice::from_ref(&root), std::slice::from_ref(&root), "")?;
+    let mut schema = l.location(std::slice::from_ref(&root), std::slice::from_ref(&root), "")?;
+    if !l.defs.is_empty() {
+        let defs: Map<String, Value> =
+            l.defs.into_iter().map(|(_, name, v)| (name, v.unwrap_or(Value::Bool(true)))).collect();
+        match &mut schema {
+            Value::Object(m) => {
+                m.insert("$defs".to_owned(), Value::Object(defs));
+            }
+            _ => return Err(Fail::new("", "$ref", "references need an object root to hold `$defs`")),
+        }
+    }
     Ok(Lowered { schema, exact: l.exact, notes: l.notes })
 }
 
@@ -141,6 +156,9 @@ pub(crate) struct Lowerer<'a, 'd> {
     pub(crate) ref_stack: Vec<String>,
     pub(crate) produced: usize,
     pub(crate) nesting: usize,
+    /// Passed-through references: target pointer, `$defs` name, lowered target
+    /// (`None` while it is being lowered).
+    pub(crate) defs: Vec<(String, String, Option<Value>)>,
 }
 
 impl<'d> Lowerer<'_, 'd> {
@@ -171,6 +189,9 @@ impl<'d> Lowerer<'_, 'd> {
         if self.nesting >= MAX_NESTING {
             return Err(Fail::new(at, "", "the schema nests too deeply once references are inlined"));
         }
+        if let Some(v) = self.pass_through(own, pi, at) {
+            return v;
+        }
         self.nesting += 1;
         let depth = self.ref_stack.len();
         let facts = self.facts(own, at);
@@ -181,6 +202,62 @@ impl<'d> Lowerer<'_, 'd> {
         self.ref_stack.truncate(depth);
         self.nesting -= 1;
         out
+    }
+
+    /// A location held by one plain `$ref` (nothing beside it but annotations
+    /// and definitions), where the projection sees nothing else, is sent as a
+    /// reference when the dialect resolves them: its target is lowered once,
+    /// in the same context (the projection's view of the target is the target).
+    fn pass_through(&mut self, own: &[Src<'d>], pi: &[Src<'d>], at: &str) -> Option<Result<Value, Fail>> {
+        if !self.rules.refs || at.is_empty() || own.len() != 1 || pi.len() != 1 || own[0].1 != pi[0].1 {
+            return None;
+        }
+        let Value::Object(map) = own[0].0 else { return None };
+        let plain = map.keys().all(|k| {
+            matches!(k.as_str(), "$ref" | "$defs" | "definitions" | "$comment")
+                || (crate::vocab::is_annotation(k) && k != "title" && k != "description")
+        });
+        let r = map.get("$ref").and_then(Value::as_str)?;
+        if !plain {
+            return None;
+        }
+        let (target, ptr) = crate::closure::resolve(self.doc, r)?;
+        if let Some((_, name, _)) = self.defs.iter().find(|(p, _, _)| *p == ptr) {
+            return Some(Ok(reference(name)));
+        }
+        let name = def_name(&ptr, self.defs.len(), &self.defs);
+        self.defs.push((ptr.clone(), name.clone(), None));
+        let src = (target, ptr.clone());
+        let lowered = self.location(std::slice::from_ref(&src), std::slice::from_ref(&src), &ptr);
+        match lowered {
+            Ok(v) => {
+                if let Some(slot) = self.defs.iter_mut().find(|(p, _, _)| *p == ptr) {
+                    slot.2 = Some(v);
+                }
+                Some(Ok(reference(&name)))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }
+}
+
+fn reference(name: &str) -> Value {
+    let mut m = Map::new();
+    m.insert("$ref".to_owned(), Value::String(format!("#/$defs/{name}")));
+    Value::Object(m)
+}
+
+/// A `$defs` name for the target at `ptr`: its own name when it has a plain one.
+fn def_name(ptr: &str, n: usize, taken: &[(String, String, Option<Value>)]) -> String {
+    let last = ptr.rsplit('/').next().unwrap_or_default();
+    let plain = !last.is_empty()
+        && last.len() <= 48
+        && last.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let from_defs = ptr.starts_with("/$defs/") || ptr.starts_with("/definitions/");
+    if plain && from_defs && !taken.iter().any(|(_, name, _)| name == last) {
+        last.to_owned()
+    } else {
+        format!("ref{n}")
     }
 }
 
@@ -202,6 +279,7 @@ mod tests {
         arrays_without_items: true,
         root_unions: true,
         integral_bounds: false,
+        refs: false,
     };
 
     #[track_caller]
