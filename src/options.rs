@@ -25,6 +25,10 @@ pub enum Provider {
     Ollama,
     /// Anthropic Messages API (a forced tool).
     Claude,
+    /// Azure OpenAI (OpenAI's `response_format` with Azure's smaller strict subset and limits).
+    AzureOpenAi,
+    /// DeepSeek (JSON mode only).
+    DeepSeek,
 }
 
 impl Provider {
@@ -37,6 +41,8 @@ impl Provider {
         Provider::Gemini,
         Provider::Ollama,
         Provider::Claude,
+        Provider::AzureOpenAi,
+        Provider::DeepSeek,
     ];
 
     /// The CLI name (`openai`, `groq`, …).

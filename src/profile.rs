@@ -81,6 +81,20 @@ pub(crate) static OPENAI_STRICT: StrictRules = StrictRules {
     large_enum_chars: 15_000,
 };
 
+/// Azure OpenAI strict mode (`providers.md` §2): OpenAI's shape, the older and
+/// smaller limits, and no string, number or array assertions.
+pub(crate) static AZURE_STRICT: StrictRules = StrictRules {
+    keywords: &[],
+    formats: &[],
+    lower_keywords: &["description", "title"],
+    max_properties: 100,
+    max_depth: 5,
+    max_enum_values: 500,
+    max_total_chars: 15_000,
+    large_enum_values: 250,
+    large_enum_chars: 7_500,
+};
+
 /// Everything schemacast knows about one provider.
 #[derive(Debug)]
 pub(crate) struct Profile {
@@ -187,6 +201,30 @@ static PROFILES: &[Profile] = &[
         json_word_required: false,
         require_parameters: false,
         caveats: &[],
+    },
+    Profile {
+        provider: Provider::AzureOpenAi,
+        name: "azure",
+        aliases: &["azure-openai"],
+        label: "Azure OpenAI",
+        dialect: Dialect::OpenAiChat,
+        strict: Some(&AZURE_STRICT),
+        json_word_required: true,
+        require_parameters: false,
+        caveats: &["structured outputs need api-version 2024-08-01-preview or later"],
+    },
+    Profile {
+        provider: Provider::DeepSeek,
+        name: "deepseek",
+        aliases: &[],
+        label: "DeepSeek",
+        dialect: Dialect::OpenAiChat,
+        strict: None,
+        json_word_required: true,
+        require_parameters: false,
+        caveats: &[
+            "when the output cannot be read as JSON, DeepSeek replaces it with spaces: an empty answer is reported as no answer",
+        ],
     },
 ];
 

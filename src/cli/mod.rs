@@ -40,7 +40,7 @@ validate checks INSTANCE against SCHEMA with the local validator.
 coverage prints, per provider, the share of the schemas under DIR (plain schema files or
        JSON-Schema-Test-Suite files) at each enforcement level in mode `schema`.
 
-Providers: openai, groq, mistral, openrouter, gemini, ollama, claude (alias anthropic).
+Providers: openai, groq, mistral, openrouter, gemini, ollama, claude (alias anthropic), azure, deepseek.
 More emit options: --claude-json-tool (Mode json forces a tool with an open object),
 --reshape (reversible rewrites: optional -> required and nullable, non-object root -> {\"value\": ...}).
 Exit status: 0 success, 1 the schema (or a line) has problems, 2 usage or I/O error.";
