@@ -141,8 +141,11 @@ pub fn compile_without_schema(provider: Provider, mode: Mode) -> Result<Emission
 /// accepts is still accepted after projection, and the provider can produce
 /// `project(schema, x)`. An object is closable when it declares at least one
 /// property, every `required` name is declared, and nothing else it (or any
-/// schema applying at the same spot) says concerns other keys. A schema that
-/// fails preflight is treated as saying nothing, and `value` is returned as is.
+/// schema applying at the same spot) says concerns other keys. `project` does
+/// not validate the schema (use [`compile`] or [`validate`] for that): it only
+/// reads the draft and the references, so it is cheap enough to call on every
+/// answer. A document that is not a schema (not an object or a boolean, or over
+/// the default size limits) is treated as saying nothing.
 ///
 /// # Example
 ///
@@ -155,10 +158,10 @@ pub fn compile_without_schema(provider: Provider, mode: Mode) -> Result<Emission
 /// ```
 #[must_use]
 pub fn project(schema: &Value, value: &Value) -> Value {
-    let Ok(checked) = preflight::check(schema, &Options::new(Provider::OpenAi)) else {
+    let Some((draft, nested_ids)) = preflight::light(schema, &Options::new(Provider::OpenAi)) else {
         return value.clone();
     };
-    let doc = analysis::Doc { root: schema, draft: checked.draft, refs_resolvable: !checked.nested_ids };
+    let doc = analysis::Doc { root: schema, draft, refs_resolvable: !nested_ids };
     closure::project_value(&doc, value)
 }
 

@@ -78,6 +78,27 @@ pub(crate) fn check(schema: &Value, opts: &Options) -> Result<Checked, Error> {
     }
 }
 
+/// The cheap part of preflight, for readers that do not validate (projection):
+/// the document's shape and size, its draft, and whether any sub-schema has its
+/// own `$id`. `None` when the document is not a schema within the size limits.
+pub(crate) fn light(schema: &Value, opts: &Options) -> Option<(Draft, bool)> {
+    if !(schema.is_object() || schema.is_boolean()) || check_size(schema, opts).is_err() {
+        return None;
+    }
+    let draft = Draft::detect(schema).ok()?;
+    let mut stack = vec![(schema, true)];
+    let mut nested_ids = false;
+    while let Some((v, is_root)) = stack.pop() {
+        let Value::Object(map) = v else { continue };
+        if !is_root && map.contains_key("$id") {
+            nested_ids = true;
+            break;
+        }
+        vocab::for_each_child(draft, map, |c| stack.push((c.schema, false)));
+    }
+    Some((draft, nested_ids))
+}
+
 /// Builds the authoritative local validator (no I/O: `.offline()` and no
 /// resolver features).
 pub(crate) fn build_validator(
