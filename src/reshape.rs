@@ -113,6 +113,11 @@ fn admits_null(node: &Value) -> bool {
     jsonschema::options().offline().build(node).map_or(true, |v| v.is_valid(&Value::Null))
 }
 
+/// The schema of array element `i`: its `prefixItems` position, else `items`.
+fn element(ann: &Value, i: usize) -> Option<&Value> {
+    ann.get("prefixItems").and_then(|p| p.get(i)).or_else(|| ann.get("items"))
+}
+
 fn strip(ann: &Value) -> Value {
     match ann {
         Value::Object(m) => Value::Object(
@@ -168,10 +173,16 @@ fn undo(y: Value, ann: &Value) -> Value {
             }
             Value::Object(out)
         }
-        Value::Array(items) => match ann.get("items") {
-            Some(sub) => Value::Array(items.into_iter().map(|v| undo(v, sub)).collect()),
-            None => Value::Array(items),
-        },
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| match element(ann, i) {
+                    Some(sub) => undo(v, sub),
+                    None => v,
+                })
+                .collect(),
+        ),
         other => other,
     }
 }
@@ -209,10 +220,15 @@ fn fill(x: &Value, ann: &Value) -> Option<Value> {
             }
             Some(Value::Object(out))
         }
-        Value::Array(items) => match ann.get("items") {
-            Some(sub) => items.iter().map(|v| fill(v, sub)).collect::<Option<Vec<_>>>().map(Value::Array),
-            None => Some(x.clone()),
-        },
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match element(ann, i) {
+                Some(sub) => fill(v, sub),
+                None => Some(v.clone()),
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array),
         other => Some(other.clone()),
     }
 }
