@@ -124,17 +124,6 @@ fn prompt_only(em: &mut Emission) {
     ));
 }
 
-/// Type-specific keywords, for splitting a multi-type node into `anyOf`.
-fn keyword_type(kw: &str) -> Option<&'static str> {
-    Some(match kw {
-        "minLength" | "maxLength" | "pattern" | "format" | "enum" => "string",
-        "minimum" | "maximum" => "number",
-        "items" | "minItems" | "maxItems" => "array",
-        "properties" | "required" | "additionalProperties" | "minProperties" | "maxProperties" => "object",
-        _ => return None,
-    })
-}
-
 /// The normalised JSON Schema → Gemini's OpenAPI-flavoured `Schema`.
 pub(crate) fn to_openapi(v: &Value) -> Value {
     let Value::Object(m) = v else { return v.clone() };
@@ -215,7 +204,7 @@ fn single(m: &Map<String, Value>, t: &str) -> Value {
     out.insert("type".to_owned(), Value::String(t.to_ascii_uppercase()));
     let family = if t == "integer" { "number" } else { t };
     for (k, v) in m {
-        if keyword_type(k) != Some(family) {
+        if lower::keyword_type(k) != Some(family) {
             continue;
         }
         match k.as_str() {
@@ -245,37 +234,19 @@ fn single(m: &Map<String, Value>, t: &str) -> Value {
 /// Adds `propertyOrdering` to every object of a `responseJsonSchema`, so the
 /// answer's key order follows the source.
 fn with_ordering(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut out = Map::new();
-            for (k, sub) in m {
-                let converted = match k.as_str() {
-                    "properties" | "$defs" => match sub {
-                        Value::Object(p) => {
-                            Value::Object(p.iter().map(|(k, v)| (k.clone(), with_ordering(v))).collect())
-                        }
-                        other => other.clone(),
-                    },
-                    "items" | "additionalProperties" => with_ordering(sub),
-                    "anyOf" | "prefixItems" => match sub {
-                        Value::Array(a) => Value::Array(a.iter().map(with_ordering).collect()),
-                        other => other.clone(),
-                    },
-                    _ => sub.clone(),
-                };
-                out.insert(k.clone(), converted);
-                if k == "properties"
-                    && let Value::Object(p) = sub
-                    && !p.is_empty()
-                {
-                    out.insert(
-                        "propertyOrdering".to_owned(),
-                        Value::Array(p.keys().map(|k| Value::String(k.clone())).collect()),
-                    );
-                }
+    let Value::Object(m) = v else { return v.clone() };
+    let mut out = Map::new();
+    for (k, converted) in lower::map_children(m, &with_ordering) {
+        let order = match (k.as_str(), m.get(&k)) {
+            ("properties", Some(Value::Object(p))) if !p.is_empty() => {
+                Some(Value::Array(p.keys().map(|k| Value::String(k.clone())).collect()))
             }
-            Value::Object(out)
+            _ => None,
+        };
+        out.insert(k, converted);
+        if let Some(order) = order {
+            out.insert("propertyOrdering".to_owned(), order);
         }
-        other => other.clone(),
     }
+    Value::Object(out)
 }

@@ -12,7 +12,7 @@ use crate::analysis::{self, Doc};
 use crate::emission::{Action, Emission, Enforcement, Note};
 use crate::lower::{self, Literals, PatternRule, Rules};
 use crate::options::Options;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 pub(crate) static RULES: Rules = Rules {
     keywords: &[
@@ -99,22 +99,7 @@ fn prompt_only(em: &mut Emission) {
 /// types (and an open object), so llama.cpp does not read it as "any object".
 fn defuse(v: &Value) -> Value {
     let Value::Object(m) = v else { return v.clone() };
-    let mut out = Map::new();
-    for (k, sub) in m {
-        let converted = match k.as_str() {
-            "properties" => match sub {
-                Value::Object(p) => Value::Object(p.iter().map(|(k, v)| (k.clone(), defuse(v))).collect()),
-                other => other.clone(),
-            },
-            "items" | "additionalProperties" => defuse(sub),
-            "anyOf" | "prefixItems" => match sub {
-                Value::Array(a) => Value::Array(a.iter().map(defuse).collect()),
-                other => other.clone(),
-            },
-            _ => sub.clone(),
-        };
-        out.insert(k.clone(), converted);
-    }
+    let mut out = lower::map_children(m, &defuse);
     let typed = ["type", "anyOf", "enum", "const", "$ref"].iter().any(|k| out.contains_key(*k));
     if !typed {
         out.insert("type".to_owned(), json!(ANY_TYPE));

@@ -148,39 +148,13 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritt
     }
 }
 
-/// Type-specific keywords, for splitting a multi-type node into `anyOf`.
-fn keyword_type(kw: &str) -> Option<&'static str> {
-    Some(match kw {
-        "minLength" | "maxLength" | "pattern" | "format" => "string",
-        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "number",
-        "items" | "prefixItems" | "minItems" | "maxItems" => "array",
-        "properties" | "required" | "additionalProperties" | "minProperties" | "maxProperties" => "object",
-        _ => return None,
-    })
-}
-
 /// Strict mode documents type arrays only as `[T, "null"]`: any other type array
 /// becomes an `anyOf` with one branch per type, each carrying the keywords of
 /// its type (exact: type-specific keywords only ever apply to their type).
 fn split_type_arrays(v: &serde_json::Value) -> serde_json::Value {
     use serde_json::{Map, Value};
     let Value::Object(m) = v else { return v.clone() };
-    let mut out = Map::new();
-    for (k, sub) in m {
-        let converted = match k.as_str() {
-            "properties" | "$defs" => match sub {
-                Value::Object(p) => Value::Object(p.iter().map(|(k, v)| (k.clone(), split_type_arrays(v))).collect()),
-                other => other.clone(),
-            },
-            "items" | "additionalProperties" => split_type_arrays(sub),
-            "anyOf" | "prefixItems" => match sub {
-                Value::Array(a) => Value::Array(a.iter().map(split_type_arrays).collect()),
-                other => other.clone(),
-            },
-            _ => sub.clone(),
-        };
-        out.insert(k.clone(), converted);
-    }
+    let out = lower::map_children(m, &split_type_arrays);
     let names: Vec<String> = match out.get("type") {
         Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
         _ => return Value::Object(out),
@@ -195,7 +169,7 @@ fn split_type_arrays(v: &serde_json::Value) -> serde_json::Value {
         let mut b = Map::new();
         b.insert("type".to_owned(), Value::String(t.clone()));
         for (k, sub) in &out {
-            if keyword_type(k) == Some(family) {
+            if lower::keyword_type(k) == Some(family) {
                 b.insert(k.clone(), sub.clone());
             }
         }

@@ -91,6 +91,37 @@ impl Rules {
     }
 }
 
+/// The type a type-specific keyword of the normal form applies to (`number`
+/// covers `integer`), for dialect syntax passes that split multi-type nodes.
+pub(crate) fn keyword_type(kw: &str) -> Option<&'static str> {
+    Some(match kw {
+        "minLength" | "maxLength" | "pattern" | "format" | "enum" => "string",
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "number",
+        "items" | "prefixItems" | "minItems" | "maxItems" => "array",
+        "properties" | "required" | "additionalProperties" | "minProperties" | "maxProperties" => "object",
+        _ => return None,
+    })
+}
+
+/// Applies `f` to every direct sub-schema of a normal-form node (`properties`,
+/// `$defs`, `items`, `additionalProperties`, `anyOf`, `prefixItems`) and keeps
+/// every other keyword as it is: the walk the dialect syntax passes share.
+pub(crate) fn map_children(m: &Map<String, Value>, f: &dyn Fn(&Value) -> Value) -> Map<String, Value> {
+    m.iter()
+        .map(|(k, sub)| {
+            let converted = match (k.as_str(), sub) {
+                ("properties" | "$defs", Value::Object(p)) => {
+                    Value::Object(p.iter().map(|(k, v)| (k.clone(), f(v))).collect())
+                }
+                ("items" | "additionalProperties", v) => f(v),
+                ("anyOf" | "prefixItems", Value::Array(a)) => Value::Array(a.iter().map(f).collect()),
+                _ => sub.clone(),
+            };
+            (k.clone(), converted)
+        })
+        .collect()
+}
+
 /// A location the dialect cannot express.
 #[derive(Debug)]
 pub(crate) struct Fail(pub(crate) Note);
