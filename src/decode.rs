@@ -3,7 +3,7 @@
 //! functions, no I/O.
 
 use crate::error::Error;
-use crate::profile::Dialect;
+use crate::profile::Envelope;
 use serde_json::Value;
 use std::fmt;
 
@@ -156,14 +156,112 @@ enum Raw {
     Value(Value),
 }
 
-/// Finds the answer in a response body of `dialect`.
-fn extract(dialect: Dialect, body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
-    match dialect {
-        Dialect::OpenAiChat => openai(body),
-        Dialect::Gemini => gemini(body),
-        Dialect::Ollama => ollama(body),
-        Dialect::ClaudeTool => claude(body),
+/// Finds the answer in a response body of the request shape `envelope`.
+fn extract(envelope: Envelope, body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+    match envelope {
+        Envelope::ChatCompletions => openai(body),
+        Envelope::Responses => responses(body),
+        Envelope::Gemini => gemini(body),
+        Envelope::OllamaFormat => ollama(body),
+        Envelope::Cohere => cohere(body),
+        Envelope::Anthropic => claude(body),
+        Envelope::Converse => converse(body),
     }
+}
+
+/// OpenAI Responses: `output[]` items of type `message`, their `output_text`
+/// parts (a `refusal` part is a refusal); `status` and `incomplete_details`.
+fn responses(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+    if body.get("error").is_some_and(|e| !e.is_null()) || body.get("output").is_none() {
+        return Err(DecodeError::NoAnswer(
+            error_message(body).unwrap_or_else(|| "no `output` in the response".to_owned()),
+        ));
+    }
+    let finish = match body.get("status").and_then(Value::as_str) {
+        Some("completed") | None => FinishReason::Stop,
+        Some("incomplete") => match body.pointer("/incomplete_details/reason").and_then(Value::as_str) {
+            Some("max_output_tokens") => FinishReason::Length,
+            Some("content_filter") => FinishReason::ContentFilter,
+            Some(other) => FinishReason::Other(other.to_owned()),
+            None => FinishReason::Other("incomplete".to_owned()),
+        },
+        Some(other) => FinishReason::Other(other.to_owned()),
+    };
+    let mut text = String::new();
+    let items = body["output"].as_array().map(Vec::as_slice).unwrap_or_default();
+    for item in items.iter().filter(|i| i.get("type").and_then(Value::as_str) == Some("message")) {
+        for part in item.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default() {
+            match part.get("type").and_then(Value::as_str) {
+                Some("output_text") => text.push_str(part.get("text").and_then(Value::as_str).unwrap_or_default()),
+                Some("refusal") => {
+                    let why = part.get("refusal").and_then(Value::as_str).unwrap_or("a refusal part");
+                    return Err(DecodeError::Refusal(why.to_owned()));
+                }
+                _ => {}
+            }
+        }
+    }
+    finish_text(text, finish)
+}
+
+/// Cohere v2: `message.content[]` text parts; `finish_reason`.
+fn cohere(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+    let Some(message) = body.get("message").filter(|m| m.is_object()) else {
+        let why = body.get("message").and_then(Value::as_str).map(str::to_owned);
+        return Err(DecodeError::NoAnswer(
+            why.or_else(|| error_message(body)).unwrap_or_else(|| "no `message` in the response".to_owned()),
+        ));
+    };
+    let finish = match body.get("finish_reason").and_then(Value::as_str) {
+        Some("COMPLETE" | "STOP_SEQUENCE") | None => FinishReason::Stop,
+        Some("MAX_TOKENS") => FinishReason::Length,
+        Some("TOOL_CALL") => FinishReason::ToolCalls,
+        Some(other) => FinishReason::Other(other.to_owned()),
+    };
+    let text: String = message
+        .get("content")
+        .and_then(Value::as_array)
+        .map(|parts| {
+            parts
+                .iter()
+                .filter(|p| p.get("type").and_then(Value::as_str).is_none_or(|t| t == "text"))
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect()
+        })
+        .unwrap_or_default();
+    finish_text(text, finish)
+}
+
+/// Bedrock Converse: `output.message.content[]` blocks `{text}` or
+/// `{toolUse: {name, input}}`; `stopReason`.
+fn converse(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+    let Some(blocks) = body.pointer("/output/message/content").and_then(Value::as_array) else {
+        let why = body.get("message").and_then(Value::as_str).map(str::to_owned);
+        return Err(DecodeError::NoAnswer(
+            why.or_else(|| error_message(body))
+                .unwrap_or_else(|| "no `output.message.content` in the response".to_owned()),
+        ));
+    };
+    let finish = match body.get("stopReason").and_then(Value::as_str) {
+        Some("end_turn" | "stop_sequence") | None => FinishReason::Stop,
+        Some("max_tokens" | "model_context_window_exceeded") => FinishReason::Length,
+        Some("tool_use") => FinishReason::ToolCalls,
+        Some("guardrail_intervened" | "content_filtered") => FinishReason::ContentFilter,
+        Some(other) => FinishReason::Other(other.to_owned()),
+    };
+    let tool = blocks
+        .iter()
+        .filter_map(|b| b.get("toolUse"))
+        .find(|t| t.get("name").and_then(Value::as_str) == Some(crate::dialect::claude::TOOL));
+    if let Some(t) = tool {
+        let input = t.get("input").cloned().unwrap_or(Value::Null);
+        if finish == FinishReason::Length {
+            return Err(DecodeError::Truncated { text: input.to_string() });
+        }
+        return Ok((Raw::Value(input), finish));
+    }
+    let text: String = blocks.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect();
+    finish_text(text, finish)
 }
 
 fn error_message(body: &Value) -> Option<String> {
@@ -287,6 +385,16 @@ fn finish_text(text: String, finish: FinishReason) -> Result<(Raw, FinishReason)
     }
 }
 
+/// Removes a leading `<think>…</think>` block (reasoning models on Fireworks,
+/// Together, vLLM without a reasoning parser).
+fn strip_think(text: &str) -> &str {
+    let t = text.trim_start();
+    match t.strip_prefix("<think>").and_then(|rest| rest.find("</think>").map(|i| &rest[i + "</think>".len()..])) {
+        Some(after) => after,
+        None => text,
+    }
+}
+
 /// Removes one Markdown fence wrapping the whole text (```` ```json … ``` ````).
 fn strip_fence(text: &str) -> &str {
     let t = text.trim();
@@ -315,16 +423,16 @@ pub(crate) fn violations(validator: &jsonschema::Validator, value: &Value) -> Ve
 
 /// The whole decode: extract, unwrap, parse, validate.
 pub(crate) fn decode(
-    dialect: Dialect,
+    envelope: Envelope,
     validator: Option<&jsonschema::Validator>,
     reshape: Option<&Value>,
     body: &Value,
 ) -> Result<Answer, DecodeError> {
-    let (raw, finish) = extract(dialect, body)?;
+    let (raw, finish) = extract(envelope, body)?;
     let value = match raw {
         Raw::Value(v) => v,
         Raw::Text(t) => {
-            let inner = strip_fence(&t);
+            let inner = strip_fence(strip_think(&t));
             serde_json::from_str(inner)
                 .map_err(|e| DecodeError::NotJson { text: inner.to_owned(), message: e.to_string() })?
         }
@@ -353,5 +461,12 @@ mod tests {
         assert_eq!(strip_fence("```{\"a\":1}```"), "{\"a\":1}");
         assert_eq!(strip_fence("{\"a\":1}"), "{\"a\":1}");
         assert_eq!(strip_fence("```json\n{}"), "```json\n{}");
+    }
+
+    #[test]
+    fn ok_strip_think() {
+        assert_eq!(strip_think("<think>a {b}</think>\n{\"a\":1}").trim(), "{\"a\":1}");
+        assert_eq!(strip_think("{\"a\":1}"), "{\"a\":1}");
+        assert_eq!(strip_think("<think>never closed {}"), "<think>never closed {}");
     }
 }

@@ -188,8 +188,8 @@ impl Emission {
     /// # Ok::<(), schemacast::Error>(())
     /// ```
     pub fn decode(&self, response_body: &Value) -> Result<crate::Answer, crate::DecodeError> {
-        let dialect = crate::profile::profile(self.provider).dialect;
-        crate::decode::decode(dialect, self.validator.as_ref(), self.reshape.as_ref(), response_body)
+        let envelope = crate::profile::profile(self.provider).envelope;
+        crate::decode::decode(envelope, self.validator.as_ref(), self.reshape.as_ref(), response_body)
     }
 
     /// The provider this emission is for.

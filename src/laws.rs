@@ -9,7 +9,8 @@
 //!    name patterns);
 //! 4. `decode` of an encoded valid instance returns it.
 
-use crate::{Emission, GeminiDialect, Mode, Options, Provider};
+use crate::profile::{Envelope, profile};
+use crate::{ClaudeMechanism, Emission, GeminiDialect, Mode, Options, Provider};
 use serde_json::{Value, json};
 
 /// Every option set the laws are checked under.
@@ -29,6 +30,14 @@ pub fn option_sets() -> Vec<Options> {
     for p in [Provider::OpenAi, Provider::Claude] {
         out.push(Options::new(p).with_reshape(true));
     }
+    for m in [ClaudeMechanism::StrictTool, ClaudeMechanism::OutputFormat, ClaudeMechanism::OutputFormatBeta] {
+        out.push(Options::new(Provider::Claude).with_claude_mechanism(m));
+    }
+    out.push(Options::new(Provider::Bedrock).with_claude_mechanism(ClaudeMechanism::StrictTool));
+    out.push(Options::new(Provider::Bedrock).with_claude_mechanism(ClaudeMechanism::Tool));
+    out.push(Options::new(Provider::Cerebras).with_reshape(true));
+    out.push(Options::new(Provider::Claude).with_claude_mechanism(ClaudeMechanism::OutputFormat).with_reshape(true));
+    out.push(Options::new(Provider::Bedrock).with_reshape(true));
     out
 }
 
@@ -161,59 +170,408 @@ fn name_ok(name: &str, max: usize) -> bool {
 /// The first rule broken.
 pub fn acceptance(em: &Emission) -> Result<(), String> {
     let body = em.body().as_object().ok_or("the body is not an object")?;
-    if let Some(rf) = body.get("response_format") {
-        return match rf["type"].as_str() {
-            Some("json_object") => Ok(()),
-            Some("json_schema") => {
-                let js = &rf["json_schema"];
-                if !js["name"].as_str().is_some_and(|n| name_ok(n, 64)) {
-                    return Err("json_schema.name outside [A-Za-z0-9_-]{1,64}".into());
+    if body.is_empty() {
+        return Ok(());
+    }
+    let prof = profile(em.provider());
+    match prof.envelope {
+        Envelope::ChatCompletions => {
+            let rf = body.get("response_format").ok_or("no response_format")?;
+            match rf["type"].as_str() {
+                Some("json_object") if prof.json_mode => Ok(()),
+                Some("json_schema") => {
+                    let js = &rf["json_schema"];
+                    json_schema_field(em.provider(), js, prof.strict_flag)
                 }
-                if js["strict"] != json!(true) {
-                    return Err("json_schema without strict".into());
-                }
-                strict_schema(&js["schema"])
+                _ => Err(format!("response_format not accepted by {}: {rf}", prof.name)),
             }
-            _ => Err(format!("unknown response_format {rf}")),
+        }
+        Envelope::Responses => {
+            let f = body.get("text").and_then(|t| t.get("format")).ok_or("no text.format")?;
+            match f["type"].as_str() {
+                Some("json_object") => Ok(()),
+                Some("json_schema") => json_schema_field(em.provider(), f, true),
+                _ => Err(format!("unknown text.format {f}")),
+            }
+        }
+        Envelope::Cohere => {
+            let rf = body.get("response_format").ok_or("no response_format")?;
+            if rf["type"] != "json_object" {
+                return Err("Cohere takes response_format type json_object".into());
+            }
+            match rf.get("json_schema") {
+                Some(s) => cohere_schema(s),
+                None => Ok(()),
+            }
+        }
+        Envelope::OllamaFormat => {
+            let f = body.get("format").ok_or("no format")?;
+            if f == "json" { Ok(()) } else { llama_cpp_schema(f, "") }
+        }
+        Envelope::Gemini => {
+            let gc = body.get("generationConfig").ok_or("no generationConfig")?;
+            if gc["responseMimeType"] != json!("application/json") {
+                return Err("responseMimeType must be application/json".into());
+            }
+            if let Some(s) = gc.get("responseSchema") {
+                let mut problems = Vec::new();
+                gemini_schema_problems(s, "", &mut problems);
+                return if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) };
+            }
+            if let Some(s) = gc.get("responseJsonSchema") {
+                return json_schema_subset(s, GEMINI_JSON_KEYWORDS, "");
+            }
+            Ok(())
+        }
+        Envelope::Anthropic => anthropic(em, body),
+        Envelope::Converse => converse(body),
+    }
+}
+
+/// A `json_schema` object (Chat `json_schema`, or the flattened Responses
+/// `format`): the name, the `strict` flag, and the schema under the provider's rules.
+fn json_schema_field(provider: Provider, js: &Value, strict_flag: bool) -> Result<(), String> {
+    if !js["name"].as_str().is_some_and(|n| name_ok(n, 64)) {
+        return Err("json_schema.name outside [A-Za-z0-9_-]{1,64}".into());
+    }
+    if (js.get("strict") == Some(&json!(true))) != strict_flag {
+        return Err(format!("`strict` must be {}", if strict_flag { "true" } else { "absent" }));
+    }
+    let schema = &js["schema"];
+    match provider {
+        Provider::Xai => xai_schema(schema, ""),
+        Provider::Fireworks => fireworks_schema(schema, ""),
+        Provider::Vllm | Provider::LlamaCpp => llama_cpp_schema(schema, ""),
+        Provider::Cerebras => {
+            strict_schema(schema)?;
+            cerebras_schema(schema)
+        }
+        Provider::AzureOpenAi => {
+            strict_schema(schema)?;
+            no_keywords(schema, AZURE_UNSUPPORTED, "")
+        }
+        _ => strict_schema(schema),
+    }
+}
+
+fn anthropic(em: &Emission, body: &serde_json::Map<String, Value>) -> Result<(), String> {
+    let beta = em.headers().iter().any(|(k, v)| k == "anthropic-beta" && v == "structured-outputs-2025-11-13");
+    if let Some(f) = body.get("output_config") {
+        if beta {
+            return Err("output_config needs no beta header".into());
+        }
+        return claude_output_format(&f["format"]);
+    }
+    if let Some(f) = body.get("output_format") {
+        if !beta {
+            return Err("output_format needs the anthropic-beta header structured-outputs-2025-11-13".into());
+        }
+        return claude_output_format(f);
+    }
+    let tools = body.get("tools").and_then(Value::as_array).ok_or("no tools")?;
+    let [tool] = tools.as_slice() else { return Err("exactly one tool expected".into()) };
+    let name = tool["name"].as_str().unwrap_or_default();
+    if !name_ok(name, 64) {
+        return Err("tool name outside [a-zA-Z0-9_-]{1,64}".into());
+    }
+    let input = tool["input_schema"].as_object().ok_or("input_schema is not an object")?;
+    if input.get("type") != Some(&json!("object")) {
+        return Err("input_schema root must be type object".into());
+    }
+    if ["anyOf", "oneOf", "allOf"].iter().any(|k| input.contains_key(*k)) {
+        return Err("input_schema does not support oneOf, allOf, or anyOf at the top level".into());
+    }
+    if body["tool_choice"] != json!({"type": "tool", "name": name}) {
+        return Err("tool_choice must force the one tool".into());
+    }
+    if tool.get("strict") == Some(&json!(true)) {
+        return claude_strict_schema(&tool["input_schema"]);
+    }
+    Ok(())
+}
+
+fn claude_output_format(f: &Value) -> Result<(), String> {
+    if f["type"] != "json_schema" {
+        return Err("format type must be json_schema".into());
+    }
+    claude_strict_schema(&f["schema"])
+}
+
+fn converse(body: &serde_json::Map<String, Value>) -> Result<(), String> {
+    if let Some(oc) = body.get("outputConfig") {
+        let tf = &oc["textFormat"];
+        if tf["type"] != "json_schema" {
+            return Err("textFormat type must be json_schema".into());
+        }
+        let js = &tf["structure"]["jsonSchema"];
+        if !js["name"].as_str().is_some_and(|n| name_ok(n, 64)) {
+            return Err("jsonSchema.name outside [A-Za-z0-9_-]{1,64}".into());
+        }
+        let text = js["schema"].as_str().ok_or("jsonSchema.schema must be a JSON string")?;
+        let schema: Value = serde_json::from_str(text).map_err(|e| format!("jsonSchema.schema is not JSON: {e}"))?;
+        return claude_strict_schema(&schema);
+    }
+    let tc = body.get("toolConfig").ok_or("no outputConfig or toolConfig")?;
+    let tools = tc["tools"].as_array().ok_or("toolConfig.tools is not an array")?;
+    let [tool] = tools.as_slice() else { return Err("exactly one tool expected".into()) };
+    let spec = &tool["toolSpec"];
+    let name = spec["name"].as_str().unwrap_or_default();
+    if !name_ok(name, 64) {
+        return Err("toolSpec.name outside [a-zA-Z0-9_-]{1,64}".into());
+    }
+    if tc["toolChoice"] != json!({"tool": {"name": name}}) {
+        return Err("toolChoice must force the one tool".into());
+    }
+    let input = &spec["inputSchema"]["json"];
+    if input["type"] != "object" {
+        return Err("inputSchema.json root must be type object".into());
+    }
+    if spec.get("strict") == Some(&json!(true)) { claude_strict_schema(input) } else { Ok(()) }
+}
+
+const CLAUDE_KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "allOf",
+    "description",
+    "title",
+    "default",
+    "pattern",
+    "format",
+    "minItems",
+];
+const CLAUDE_FORMATS: &[&str] =
+    &["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"];
+
+/// Claude's JSON-outputs and strict-tool subset (`providers.md` §5.3).
+fn claude_strict_schema(s: &Value) -> Result<(), String> {
+    if s["type"] != "object" {
+        return Err("Claude's strict root must be type object".into());
+    }
+    claude_node(s, "")?;
+    let (optional, unions) = crate::dialect::claude::complexity(s);
+    if optional > 24 {
+        return Err(format!("{optional} optional properties (limit 24)"));
+    }
+    if unions > 16 {
+        return Err(format!("{unions} union-typed properties (limit 16)"));
+    }
+    Ok(())
+}
+
+fn claude_node(v: &Value, at: &str) -> Result<(), String> {
+    let m = v.as_object().ok_or(format!("{at}: boolean schema"))?;
+    for k in m.keys() {
+        if !CLAUDE_KEYWORDS.contains(&k.as_str()) {
+            return Err(format!("{at}: `{k}` outside Claude's subset"));
+        }
+    }
+    let is_object =
+        m.get("type").is_some_and(|t| t == "object" || t.as_array().is_some_and(|a| a.contains(&json!("object"))));
+    if (is_object || m.contains_key("properties")) && m.get("additionalProperties") != Some(&json!(false)) {
+        return Err(format!("{at}: additionalProperties must be explicitly false"));
+    }
+    if m.get("minItems").is_some_and(|n| n.as_u64().is_none_or(|n| n > 1)) {
+        return Err(format!("{at}: minItems other than 0 or 1"));
+    }
+    if let Some(f) = m.get("format")
+        && !f.as_str().is_some_and(|f| CLAUDE_FORMATS.contains(&f))
+    {
+        return Err(format!("{at}: format {f}"));
+    }
+    if let Some(p) = m.get("pattern").and_then(Value::as_str)
+        && !crate::pattern::is_simple(p)
+    {
+        return Err(format!("{at}: pattern {p:?} is not simple"));
+    }
+    for k in ["enum", "const"] {
+        let lits: Vec<&Value> = match m.get(k) {
+            Some(Value::Array(a)) if k == "enum" => a.iter().collect(),
+            Some(v) => vec![v],
+            None => Vec::new(),
         };
+        if lits.iter().any(|l| l.is_object() || l.is_array()) {
+            return Err(format!("{at}: `{k}` with complex values"));
+        }
     }
-    if let Some(gc) = body.get("generationConfig") {
-        if gc["responseMimeType"] != json!("application/json") {
-            return Err("responseMimeType must be application/json".into());
+    walk_children(m, at, &claude_node)
+}
+
+/// Applies `f` to each sub-schema under `properties`, `items`, `anyOf`, `allOf`,
+/// `prefixItems` and a schema-valued `additionalProperties`.
+fn walk_children(
+    m: &serde_json::Map<String, Value>,
+    at: &str,
+    f: &dyn Fn(&Value, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    for (k, sub) in m {
+        match (k.as_str(), sub) {
+            ("properties", Value::Object(p)) => {
+                for (name, s) in p {
+                    f(s, &format!("{at}/properties/{name}"))?;
+                }
+            }
+            ("items" | "additionalProperties", s @ Value::Object(_)) => f(s, &format!("{at}/{k}"))?,
+            ("anyOf" | "allOf" | "prefixItems", Value::Array(b)) => {
+                for (i, s) in b.iter().enumerate() {
+                    f(s, &format!("{at}/{k}/{i}"))?;
+                }
+            }
+            _ => {}
         }
-        if let Some(s) = gc.get("responseSchema") {
-            let mut problems = Vec::new();
-            gemini_schema_problems(s, "", &mut problems);
-            return if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) };
-        }
-        if let Some(s) = gc.get("responseJsonSchema") {
-            return json_schema_subset(s, GEMINI_JSON_KEYWORDS, "");
-        }
-        return Ok(());
     }
-    if let Some(f) = body.get("format") {
-        return if f == "json" { Ok(()) } else { llama_cpp_schema(f, "") };
+    Ok(())
+}
+
+const AZURE_UNSUPPORTED: &[&str] = &[
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
+
+/// None of `banned` anywhere in the schema.
+fn no_keywords(v: &Value, banned: &[&str], at: &str) -> Result<(), String> {
+    let Value::Object(m) = v else { return Ok(()) };
+    if let Some(k) = m.keys().find(|k| banned.contains(&k.as_str())) {
+        return Err(format!("{at}: `{k}` is not supported"));
     }
-    if let Some(tools) = body.get("tools") {
-        let tools = tools.as_array().ok_or("tools is not an array")?;
-        let [tool] = tools.as_slice() else { return Err("exactly one tool expected".into()) };
-        let name = tool["name"].as_str().unwrap_or_default();
-        if !name_ok(name, 64) {
-            return Err("tool name outside [a-zA-Z0-9_-]{1,64}".into());
+    if let Some(Value::Object(defs)) = m.get("$defs") {
+        for (name, d) in defs {
+            no_keywords(d, banned, &format!("{at}/$defs/{name}"))?;
         }
-        let input = tool["input_schema"].as_object().ok_or("input_schema is not an object")?;
-        if input.get("type") != Some(&json!("object")) {
-            return Err("input_schema root must be type object".into());
-        }
-        if ["anyOf", "oneOf", "allOf"].iter().any(|k| input.contains_key(*k)) {
-            return Err("input_schema does not support oneOf, allOf, or anyOf at the top level".into());
-        }
-        if body["tool_choice"] != json!({"type": "tool", "name": name}) {
-            return Err("tool_choice must force the one tool".into());
-        }
-        return Ok(());
     }
-    if body.is_empty() { Ok(()) } else { Err(format!("unknown body {}", em.body())) }
+    walk_children(m, at, &|s, here| no_keywords(s, banned, here))
+}
+
+/// Cerebras: no type arrays, `anyOf` ≤ 5, no references, no informational
+/// fields, at most 5,000 characters.
+fn cerebras_schema(s: &Value) -> Result<(), String> {
+    let size = s.to_string().chars().count();
+    if size > 5000 {
+        return Err(format!("{size} characters (limit 5000)"));
+    }
+    no_keywords(s, &["$ref", "$defs", "description", "title"], "")?;
+    cerebras_node(s, "")
+}
+
+fn cerebras_node(v: &Value, at: &str) -> Result<(), String> {
+    let Value::Object(m) = v else { return Ok(()) };
+    if m.get("type").is_some_and(Value::is_array) {
+        return Err(format!("{at}: type array"));
+    }
+    if m.get("anyOf").and_then(Value::as_array).is_some_and(|b| b.len() > 5) {
+        return Err(format!("{at}: anyOf with more than 5 branches"));
+    }
+    walk_children(m, at, &cerebras_node)
+}
+
+/// xAI: patterns whole-string (`^…$`) and simple, every object's openness
+/// explicit, no boolean property schemas, no empty `enum`/`anyOf`, no
+/// `minContains`/`maxContains`, no array-form `items`, no references.
+fn xai_schema(v: &Value, at: &str) -> Result<(), String> {
+    let m = v.as_object().ok_or(format!("{at}: boolean schema"))?;
+    for k in ["$ref", "$defs", "minContains", "maxContains", "allOf", "oneOf", "not", "if"] {
+        if m.contains_key(k) {
+            return Err(format!("{at}: `{k}`"));
+        }
+    }
+    if let Some(p) = m.get("pattern").and_then(Value::as_str)
+        && !(crate::pattern::is_self_anchored(p) && crate::pattern::is_simple(p))
+    {
+        return Err(format!("{at}: pattern {p:?} is not a simple whole-string pattern"));
+    }
+    let is_object =
+        m.get("type").is_some_and(|t| t == "object" || t.as_array().is_some_and(|a| a.contains(&json!("object"))));
+    if is_object && !m.contains_key("additionalProperties") {
+        return Err(format!("{at}: an object must state additionalProperties (xAI closes it otherwise)"));
+    }
+    if m.get("items").is_some_and(Value::is_array) {
+        return Err(format!("{at}: items as an array"));
+    }
+    for k in ["enum", "anyOf"] {
+        if m.get(k).and_then(Value::as_array).is_some_and(Vec::is_empty) {
+            return Err(format!("{at}: empty `{k}`"));
+        }
+    }
+    if let Some(Value::Object(p)) = m.get("properties")
+        && let Some((name, _)) = p.iter().find(|(_, s)| s.is_boolean())
+    {
+        return Err(format!("{at}/properties/{name}: a boolean property schema"));
+    }
+    walk_children(m, at, &xai_schema)
+}
+
+/// Fireworks: no `oneOf`, lengths, item counts or patterns; objects with
+/// `properties` are closed by the provider, so they must say so.
+fn fireworks_schema(v: &Value, at: &str) -> Result<(), String> {
+    let m = v.as_object().ok_or(format!("{at}: boolean schema"))?;
+    for k in ["oneOf", "minLength", "maxLength", "minItems", "maxItems", "pattern", "$ref", "allOf"] {
+        if m.contains_key(k) {
+            return Err(format!("{at}: `{k}` is not supported"));
+        }
+    }
+    if m.contains_key("properties") && m.get("additionalProperties") != Some(&json!(false)) {
+        return Err(format!("{at}: an object with properties is closed by Fireworks: it must be sent closed"));
+    }
+    walk_children(m, at, &fireworks_schema)
+}
+
+/// Cohere v2: an object root; no `allOf`, `oneOf`, `not`, numeric, length or
+/// count keywords, `uniqueItems`; patterns without anchors or look-ahead;
+/// formats `date-time`, `uuid`, `date`, `time`.
+fn cohere_schema(s: &Value) -> Result<(), String> {
+    if s["type"] != "object" && s.get("anyOf").is_none() {
+        return Err("Cohere's schema root must be an object".into());
+    }
+    no_keywords(
+        s,
+        &[
+            "allOf",
+            "oneOf",
+            "not",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "minItems",
+            "maxItems",
+            "minLength",
+            "maxLength",
+            "uniqueItems",
+            "$ref",
+            "$defs",
+        ],
+        "",
+    )?;
+    cohere_node(s, "")
+}
+
+fn cohere_node(v: &Value, at: &str) -> Result<(), String> {
+    let Value::Object(m) = v else { return Ok(()) };
+    if let Some(p) = m.get("pattern").and_then(Value::as_str)
+        && (p.contains('^') || p.contains('$') || p.contains("?=") || p.contains("?!"))
+    {
+        return Err(format!("{at}: pattern {p:?} with anchors or look-ahead"));
+    }
+    if let Some(f) = m.get("format")
+        && !f.as_str().is_some_and(|f| ["date-time", "uuid", "date", "time"].contains(&f))
+    {
+        return Err(format!("{at}: format {f}"));
+    }
+    walk_children(m, at, &cohere_node)
 }
 
 const STRICT_KEYWORDS: &[&str] = &[
@@ -473,20 +831,32 @@ pub fn gemini_schema_problems(v: &Value, at: &str, out: &mut Vec<String>) {
 #[must_use]
 pub fn encode(em: &Emission, x: &Value) -> Value {
     let text = x.to_string();
-    match crate::profile::profile(em.provider()).dialect {
-        crate::profile::Dialect::Gemini => {
+    let tool = crate::dialect::claude::TOOL;
+    match profile(em.provider()).envelope {
+        Envelope::Gemini => {
             json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}]})
         }
-        crate::profile::Dialect::Ollama => {
+        Envelope::OllamaFormat => {
             json!({"model": "m", "message": {"role": "assistant", "content": text}, "done_reason": "stop", "done": true})
         }
-        crate::profile::Dialect::ClaudeTool if em.body().get("tools").is_some() => {
+        Envelope::Anthropic if em.body().get("tools").is_some() => {
             json!({"type": "message", "role": "assistant",
-            "content": [{"type": "tool_use", "id": "t", "name": "emit_structured_output", "input": x}], "stop_reason": "tool_use"})
+            "content": [{"type": "tool_use", "id": "t", "name": tool, "input": x}], "stop_reason": "tool_use"})
         }
-        crate::profile::Dialect::ClaudeTool => json!({"type": "message", "role": "assistant",
+        Envelope::Anthropic => json!({"type": "message", "role": "assistant",
             "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"}),
-        crate::profile::Dialect::OpenAiChat => {
+        Envelope::Converse if em.body().get("toolConfig").is_some() => {
+            json!({"output": {"message": {"role": "assistant",
+            "content": [{"toolUse": {"toolUseId": "t", "name": tool, "input": x}}]}}, "stopReason": "tool_use"})
+        }
+        Envelope::Converse => json!({"output": {"message": {"role": "assistant", "content": [{"text": text}]}},
+            "stopReason": "end_turn"}),
+        Envelope::Responses => json!({"object": "response", "status": "completed", "error": null, "output": [
+            {"type": "reasoning", "summary": []},
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text, "annotations": []}]}]}),
+        Envelope::Cohere => json!({"id": "c", "finish_reason": "COMPLETE",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}}),
+        Envelope::ChatCompletions => {
             json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
         }
     }

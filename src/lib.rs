@@ -41,6 +41,7 @@ mod decode;
 mod dialect;
 mod emission;
 mod error;
+mod info;
 mod lower;
 
 #[cfg(any(test, feature = "laws"))]
@@ -68,7 +69,8 @@ struct ReadmeDoctests;
 pub use decode::{Answer, DecodeError, FinishReason, Violation};
 pub use emission::{Action, Emission, Enforcement, Note};
 pub use error::{Error, ErrorKind, Problem};
-pub use options::{GeminiDialect, Mode, Options, Provider};
+pub use info::ProviderInfo;
+pub use options::{ClaudeMechanism, GeminiDialect, Mode, Options, Provider};
 pub use prompt::{instruction, repair};
 
 use serde_json::Value;

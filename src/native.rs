@@ -8,38 +8,134 @@
 //! model" checks the emitters against it.
 
 use crate::Emission;
+use crate::profile::{Envelope, Reading};
 use serde_json::{Map, Value, json};
+
+/// What the body asks the provider for, found by request shape alone.
+enum Sent<'a> {
+    /// A schema the provider enforces (read as [`Profile::reading`] says).
+    Schema(std::borrow::Cow<'a, Value>),
+    /// A Gemini field (`responseSchema` is read as OpenAPI).
+    Gemini(&'a Value, bool),
+    /// Plain JSON mode or a guidance tool: any object.
+    AnyObject,
+    /// Something the read-back does not know: read as accepting nothing.
+    Unknown,
+}
 
 /// The native constraint as a JSON Schema (objects closed where the provider
 /// closes them), or `None` when nothing native constrains the answer.
 pub(crate) fn native_schema(em: &Emission) -> Option<Value> {
-    let body = em.body();
-    if let Some(rf) = body.get("response_format") {
-        return Some(match rf.get("type").and_then(Value::as_str) {
-            Some("json_schema") if rf["json_schema"]["strict"] == Value::Bool(true) => {
-                close_all(&rf["json_schema"]["schema"])
+    let profile = crate::profile::profile(em.provider());
+    let sent = find(profile.envelope, em.body())?;
+    Some(match sent {
+        Sent::AnyObject => json!({"type": "object"}),
+        Sent::Unknown => json!(false),
+        Sent::Gemini(s, true) => openapi(s),
+        Sent::Gemini(s, false) => close_absent(s),
+        Sent::Schema(s) => match profile.reading {
+            Reading::Strict => anchor(&close_all(&s)),
+            Reading::ClosedByDefault => anchor(&close_absent(&s)),
+            Reading::LlamaCpp => anchor(&llama_cpp(&s)),
+            Reading::PropertiesClose => close_declared(&s),
+            Reading::Claude => close_absent(&s),
+            Reading::Gemini => json!(false),
+        },
+    })
+}
+
+/// Locates the native request in the body of `envelope`; `None` when the body
+/// asks for nothing.
+fn find(envelope: Envelope, body: &Value) -> Option<Sent<'_>> {
+    use std::borrow::Cow;
+    let schema = |v: &Value| Sent::Schema(Cow::Owned(v.clone()));
+    match envelope {
+        Envelope::ChatCompletions => {
+            let rf = body.get("response_format")?;
+            Some(match rf.get("type").and_then(Value::as_str) {
+                Some("json_schema") => schema(&rf["json_schema"]["schema"]),
+                Some("json_object") => Sent::AnyObject,
+                _ => Sent::Unknown,
+            })
+        }
+        Envelope::Responses => {
+            let f = body.pointer("/text/format")?;
+            Some(match f.get("type").and_then(Value::as_str) {
+                Some("json_schema") => schema(&f["schema"]),
+                Some("json_object") => Sent::AnyObject,
+                _ => Sent::Unknown,
+            })
+        }
+        Envelope::Cohere => {
+            let rf = body.get("response_format")?;
+            Some(match (rf.get("type").and_then(Value::as_str), rf.get("json_schema")) {
+                (Some("json_object"), Some(s)) => schema(s),
+                (Some("json_object"), None) => Sent::AnyObject,
+                _ => Sent::Unknown,
+            })
+        }
+        Envelope::OllamaFormat => {
+            let f = body.get("format")?;
+            Some(if f == "json" { Sent::AnyObject } else { schema(f) })
+        }
+        Envelope::Gemini => {
+            let gc = body.get("generationConfig")?;
+            Some(match (gc.get("responseSchema"), gc.get("responseJsonSchema")) {
+                (Some(s), _) => Sent::Gemini(s, true),
+                (None, Some(s)) => Sent::Gemini(s, false),
+                (None, None) => Sent::AnyObject,
+            })
+        }
+        Envelope::Anthropic => {
+            if let Some(s) =
+                body.pointer("/output_config/format/schema").or_else(|| body.pointer("/output_format/schema"))
+            {
+                return Some(schema(s));
             }
-            Some("json_object") => json!({"type": "object"}),
-            _ => json!(false),
-        });
-    }
-    if let Some(gc) = body.get("generationConfig") {
-        if let Some(s) = gc.get("responseSchema") {
-            return Some(openapi(s));
+            let choice = body.get("tool_choice")?;
+            if choice["type"] != "tool" {
+                return Some(Sent::Unknown);
+            }
+            let tool = &body["tools"][0];
+            Some(if tool["strict"] == true { schema(&tool["input_schema"]) } else { Sent::AnyObject })
         }
-        if let Some(s) = gc.get("responseJsonSchema") {
-            return Some(close_absent(s));
+        Envelope::Converse => {
+            if let Some(text) = body.pointer("/outputConfig/textFormat/structure/jsonSchema/schema") {
+                return Some(match text.as_str().and_then(|t| serde_json::from_str::<Value>(t).ok()) {
+                    Some(v) => Sent::Schema(Cow::Owned(v)),
+                    None => Sent::Unknown,
+                });
+            }
+            let tc = body.get("toolConfig")?;
+            let spec = &tc["tools"][0]["toolSpec"];
+            if tc.pointer("/toolChoice/tool/name") != spec.get("name") {
+                return Some(Sent::Unknown);
+            }
+            Some(if spec["strict"] == true { schema(&spec["inputSchema"]["json"]) } else { Sent::AnyObject })
         }
-        return Some(json!({"type": "object"}));
     }
-    if let Some(f) = body.get("format") {
-        return Some(if f == "json" { json!({"type": "object"}) } else { llama_cpp(f) });
-    }
-    if let Some(choice) = body.get("tool_choice") {
-        // A forced non-strict tool: its input is any object.
-        return Some(if choice["type"] == "tool" { json!({"type": "object"}) } else { json!(true) });
-    }
-    None
+}
+
+/// Whole-string matching, written as JSON Schema: every pattern `p` that is not
+/// already `^…$` becomes `^(?:p)$`.
+fn anchor(v: &Value) -> Value {
+    walk(v, &|m: &mut Map<String, Value>| {
+        if let Some(Value::String(p)) = m.get("pattern")
+            && !crate::pattern::is_self_anchored(p)
+        {
+            let anchored = format!("^(?:{p})$");
+            m.insert("pattern".to_owned(), Value::String(anchored));
+        }
+    })
+}
+
+/// Fireworks: an object with `properties` is closed whatever it says.
+fn close_declared(v: &Value) -> Value {
+    walk(v, &|m: &mut Map<String, Value>| {
+        if m.contains_key("properties") {
+            m.insert("additionalProperties".to_owned(), Value::Bool(false));
+        }
+    })
 }
 
 /// llama.cpp's reading of a schema: objects without `additionalProperties` are

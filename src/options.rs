@@ -29,6 +29,28 @@ pub enum Provider {
     AzureOpenAi,
     /// DeepSeek (JSON mode only).
     DeepSeek,
+    /// OpenAI Responses API (`text.format`, the json_schema fields flattened).
+    OpenAiResponses,
+    /// xAI Grok (`response_format`; full-match patterns, objects closed unless opened).
+    Xai,
+    /// Cerebras (OpenAI strict shape; no type arrays, `anyOf` ≤ 5, 5,000 characters).
+    Cerebras,
+    /// Together AI (OpenAI `json_schema` shape, undocumented subset).
+    Together,
+    /// Fireworks AI (`response_format`; objects with `properties` closed).
+    Fireworks,
+    /// Perplexity Sonar (`json_schema` with `name` and `schema`).
+    Perplexity,
+    /// vLLM's OpenAI-compatible server (xgrammar / guidance).
+    Vllm,
+    /// llama.cpp server (`response_format`, its JSON-Schema-to-grammar converter).
+    LlamaCpp,
+    /// Cohere v2 chat (`response_format: {type: json_object, json_schema}`).
+    Cohere,
+    /// AWS Bedrock Converse (`outputConfig.textFormat`, schema as a JSON string, or a forced tool).
+    Bedrock,
+    /// Google Vertex AI Gemini (`generationConfig`, as the Gemini API).
+    Vertex,
 }
 
 impl Provider {
@@ -43,6 +65,17 @@ impl Provider {
         Provider::Claude,
         Provider::AzureOpenAi,
         Provider::DeepSeek,
+        Provider::OpenAiResponses,
+        Provider::Xai,
+        Provider::Cerebras,
+        Provider::Together,
+        Provider::Fireworks,
+        Provider::Perplexity,
+        Provider::Vllm,
+        Provider::LlamaCpp,
+        Provider::Cohere,
+        Provider::Bedrock,
+        Provider::Vertex,
     ];
 
     /// The CLI name (`openai`, `groq`, …).
@@ -153,6 +186,57 @@ impl FromStr for GeminiDialect {
     }
 }
 
+/// How a request asks Claude (Anthropic Messages API, and Claude-family rules
+/// on Bedrock) for structured output.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ClaudeMechanism {
+    /// A forced tool whose input schema is guidance (every Claude model).
+    Tool,
+    /// A forced tool with `strict: true`: constrained decoding of the input.
+    StrictTool,
+    /// Native JSON outputs: `output_config.format` (GA; Bedrock: `outputConfig.textFormat`).
+    OutputFormat,
+    /// Native JSON outputs through the legacy beta field `output_format` and the
+    /// `anthropic-beta: structured-outputs-2025-11-13` header.
+    OutputFormatBeta,
+}
+
+impl ClaudeMechanism {
+    /// Every mechanism.
+    pub const ALL: &'static [ClaudeMechanism] = &[
+        ClaudeMechanism::Tool,
+        ClaudeMechanism::StrictTool,
+        ClaudeMechanism::OutputFormat,
+        ClaudeMechanism::OutputFormatBeta,
+    ];
+
+    /// The CLI name (`tool`, `strict-tool`, `output-format`, `output-format-beta`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ClaudeMechanism::Tool => "tool",
+            ClaudeMechanism::StrictTool => "strict-tool",
+            ClaudeMechanism::OutputFormat => "output-format",
+            ClaudeMechanism::OutputFormatBeta => "output-format-beta",
+        }
+    }
+}
+
+impl FromStr for ClaudeMechanism {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        ClaudeMechanism::ALL.iter().copied().find(|m| m.name() == s).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidOption,
+                "",
+                format!("unknown Claude mechanism `{s}` (known: tool, strict-tool, output-format, output-format-beta)"),
+            )
+        })
+    }
+}
+
 /// Settings for a compilation. Build with [`Options::new`] and the `with_*` methods.
 ///
 /// Defaults (as [`Options::new`] sets them):
@@ -166,6 +250,7 @@ impl FromStr for GeminiDialect {
 /// | closed world | `true` (closable objects may be closed: contract §3) |
 /// | Gemini dialect | [`GeminiDialect::ResponseSchema`] |
 /// | Claude JSON tool | `false` ([`Mode::Json`] sends nothing to Claude) |
+/// | Claude mechanism | the provider's own: [`ClaudeMechanism::Tool`] for Claude, [`ClaudeMechanism::OutputFormat`] for Bedrock |
 /// | reshape | `false` (no reversible rewrites) |
 /// | max depth | 64 levels of JSON nesting in the schema document |
 /// | max nodes | 100,000 JSON values in the schema document |
@@ -191,6 +276,7 @@ pub struct Options {
     pub(crate) closed_world: bool,
     pub(crate) gemini_dialect: GeminiDialect,
     pub(crate) claude_json_tool: bool,
+    pub(crate) claude_mechanism: Option<ClaudeMechanism>,
     pub(crate) reshape: bool,
     pub(crate) max_depth: usize,
     pub(crate) max_nodes: usize,
@@ -210,6 +296,7 @@ impl Options {
             closed_world: true,
             gemini_dialect: GeminiDialect::ResponseSchema,
             claude_json_tool: false,
+            claude_mechanism: None,
             reshape: false,
             max_depth: 64,
             max_nodes: 100_000,
@@ -274,6 +361,20 @@ impl Options {
     pub fn with_claude_json_tool(mut self, yes: bool) -> Self {
         self.claude_json_tool = yes;
         self
+    }
+
+    /// How Claude is asked (Anthropic, and Bedrock, which reads `tool` and
+    /// `strict-tool` as its forced `toolConfig` tool and both output formats as
+    /// `outputConfig.textFormat`). Ignored by other providers.
+    #[must_use]
+    pub fn with_claude_mechanism(mut self, mechanism: ClaudeMechanism) -> Self {
+        self.claude_mechanism = Some(mechanism);
+        self
+    }
+
+    /// The Claude mechanism in effect for this provider.
+    pub(crate) fn mechanism(&self) -> ClaudeMechanism {
+        self.claude_mechanism.unwrap_or(crate::profile::profile(self.provider).claude_default)
     }
 
     /// Reversible rewrites (contract §5, default `false`): in strict modes an

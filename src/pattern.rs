@@ -59,6 +59,34 @@ mod tests {
     }
 }
 
+/// Largest repetition count trusted to a "simple regex" subset (Claude, xAI).
+const MAX_SIMPLE_REPEAT: u32 = 100;
+
+/// `true` when `pattern` stays inside the small ECMA-262 subset that xAI and
+/// Claude document: classes, `.`, groups (plain and `(?:…)`), alternation,
+/// quantifiers and small `{n,m}`, `\d \w \s` and their negations, common
+/// escapes. No look-around, back-references, `\b`, `\p{…}`, inline flags or
+/// large repetitions.
+pub(crate) fn is_simple(pattern: &str) -> bool {
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e) if "dDwWsS\\/.^$|?*+()[]{}-nrtfv".contains(e) => {}
+                _ => return false,
+            },
+            '(' if chars.peek() == Some(&'?') => {
+                chars.next();
+                if chars.next() != Some(':') {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    !repeat_over(pattern, MAX_SIMPLE_REPEAT)
+}
+
 /// Escapes that grammar converters (llama.cpp) are known to mishandle: shorthand
 /// classes, word boundaries, back-references, property classes, code points.
 fn has_unsafe_escape(body: &str) -> bool {
@@ -131,16 +159,39 @@ pub(crate) fn for_grammar(pattern: &str) -> Option<String> {
 }
 
 fn large_repeat(body: &str) -> bool {
+    repeat_over(body, MAX_REPEAT)
+}
+
+fn repeat_over(body: &str, max: u32) -> bool {
     let mut rest = body;
     while let Some(i) = rest.find('{') {
         let after = &rest[i + 1..];
         let digits: String = after.chars().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
-        if digits.split(',').any(|d| d.parse::<u32>().is_ok_and(|n| n > MAX_REPEAT)) {
+        if digits.split(',').any(|d| d.parse::<u32>().is_ok_and(|n| n > max)) {
             return true;
         }
         rest = after;
     }
     false
+}
+
+#[cfg(test)]
+mod simple_tests {
+    use super::is_simple;
+
+    #[test]
+    fn ok_simple() {
+        for p in ["^[a-z]+$", r"\d{3}-\d{4}", "(?:ab|cd)*", r"a\.b", "x{2,10}"] {
+            assert!(is_simple(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn err_not_simple() {
+        for p in ["(?=a)", "(?!a)", "(?<=a)b", r"(a)\1", r"\bword", r"\p{L}", "(?i)a", "a{1,500}", "\\"] {
+            assert!(!is_simple(p), "{p}");
+        }
+    }
 }
 
 #[cfg(test)]

@@ -37,20 +37,20 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
             em.enforcement = Enforcement::None;
         }
         Mode::Json => match profile.dialect {
-            Dialect::OpenAiChat => dialect::openai::json(&mut em, profile, doc.as_ref()),
+            Dialect::OpenAiStrict => dialect::openai::json(&mut em, profile, doc.as_ref()),
             Dialect::Gemini => dialect::gemini::json(&mut em, doc.as_ref()),
-            Dialect::Ollama => dialect::ollama::json(&mut em, doc.as_ref()),
-            Dialect::ClaudeTool => dialect::claude::json(&mut em, doc.as_ref(), opts),
+            Dialect::Grammar => dialect::grammar::json(&mut em, profile, doc.as_ref()),
+            Dialect::Claude => dialect::claude::json(&mut em, profile, doc.as_ref(), opts),
         },
         Mode::Schema => {
             let Some(doc) = doc.as_ref() else {
                 return Err(Error::new(ErrorKind::InvalidOption, "", "mode `schema` needs a schema"));
             };
             match profile.dialect {
-                Dialect::OpenAiChat => dialect::openai::schema(&mut em, profile, doc, opts),
+                Dialect::OpenAiStrict => dialect::openai::schema(&mut em, profile, doc, opts),
                 Dialect::Gemini => dialect::gemini::schema(&mut em, doc, opts),
-                Dialect::Ollama => dialect::ollama::schema(&mut em, doc, opts),
-                Dialect::ClaudeTool => dialect::claude::schema(&mut em, doc, opts),
+                Dialect::Grammar => dialect::grammar::schema(&mut em, profile, doc, opts),
+                Dialect::Claude => dialect::claude::schema(&mut em, profile, doc, opts),
             }
         }
     }

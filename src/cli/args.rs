@@ -1,6 +1,6 @@
 //! Hand-rolled argument parsing: a handful of flags do not need a parser crate.
 
-use schemacast::{GeminiDialect, Mode, Options, Provider};
+use schemacast::{ClaudeMechanism, GeminiDialect, Mode, Options, Provider};
 
 /// Parsed flags shared by the subcommands.
 #[derive(Debug, Default)]
@@ -15,6 +15,7 @@ pub(crate) struct Args {
     pub(crate) open_world: bool,
     pub(crate) gemini_dialect: Option<GeminiDialect>,
     pub(crate) claude_json_tool: bool,
+    pub(crate) claude_mechanism: Option<ClaudeMechanism>,
     pub(crate) reshape: bool,
     pub(crate) schema: Option<String>,
     pub(crate) help: bool,
@@ -57,6 +58,10 @@ impl Args {
                     let v = value("--gemini-dialect")?;
                     args.gemini_dialect = Some(v.parse::<GeminiDialect>().map_err(|e| e.message().to_owned())?);
                 }
+                "--claude-mechanism" => {
+                    let v = value("--claude-mechanism")?;
+                    args.claude_mechanism = Some(v.parse::<ClaudeMechanism>().map_err(|e| e.message().to_owned())?);
+                }
                 "-h" | "--help" => args.help = true,
                 "-" => set_input(&mut args, "-")?,
                 f if f.starts_with('-') => return Err(format!("unknown flag `{f}`")),
@@ -76,6 +81,9 @@ impl Args {
             .with_reshape(self.reshape);
         if let Some(d) = self.gemini_dialect {
             o = o.with_gemini_dialect(d);
+        }
+        if let Some(m) = self.claude_mechanism {
+            o = o.with_claude_mechanism(m);
         }
         if let Some(n) = &self.name {
             o = o.with_name(n.clone());

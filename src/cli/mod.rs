@@ -20,6 +20,7 @@ schemacast: compile a JSON Schema into an LLM provider's structured-output reque
 USAGE:
   schemacast emit --provider P [--mode schema|json|text] [--name N] [--body] [--explain] [--lines]
                   [--gemini-dialect response-schema|json-schema] [--no-closed-world]
+                  [--claude-mechanism tool|strict-tool|output-format|output-format-beta]
                   [--deny-unknown-keywords] [FILE|-]
   schemacast check [--deny-unknown-keywords] [FILE|-]
   schemacast decode --provider P --schema FILE [emit options] [RESPONSE|-]
@@ -37,10 +38,14 @@ check  runs the preflight checks and prints every problem with its JSON Pointer.
 decode recomputes the emission for the same options, reads the provider's whole response body,
        and prints the validated answer (exit 0) or every problem (exit 1).
 validate checks INSTANCE against SCHEMA with the local validator.
+providers prints the table of providers: request fields, JSON mode, what is enforced, native
+       keywords, limits and options (Markdown; the README's table is this output).
 coverage prints, per provider, the share of the schemas under DIR (plain schema files or
        JSON-Schema-Test-Suite files) at each enforcement level in mode `schema`.
 
-Providers: openai, groq, mistral, openrouter, gemini, ollama, claude (alias anthropic), azure, deepseek.
+Providers: openai, openai-responses, azure, groq, mistral, openrouter, deepseek, xai, cerebras,
+together, fireworks, perplexity, gemini, vertex, claude (alias anthropic), bedrock, ollama,
+llamacpp, vllm, cohere (`schemacast providers` for the table).
 More emit options: --claude-json-tool (Mode json forces a tool with an open object),
 --reshape (reversible rewrites: optional -> required and nullable, non-object root -> {\"value\": ...}).
 Exit status: 0 success, 1 the schema (or a line) has problems, 2 usage or I/O error.";
@@ -80,10 +85,31 @@ pub(crate) fn run(raw: &[String], io: &mut Io<'_>) -> i32 {
 }
 
 fn providers(io: &mut Io<'_>) -> i32 {
-    for p in schemacast::Provider::ALL {
-        io.print(p.name());
-    }
+    io.print(&providers_table());
     0
+}
+
+/// The provider table as Markdown, one row per provider, from
+/// [`schemacast::Provider::info`]. The README embeds this output verbatim.
+pub(crate) fn providers_table() -> String {
+    let mut out = String::from(
+        "| Provider | API | Mode `schema` sends | Mode `json` sends | Enforces | Native keywords | Limits | Options |\n\
+         |---|---|---|---|---|---|---|---|",
+    );
+    for p in schemacast::Provider::ALL {
+        let i = p.info();
+        let name = if i.aliases.is_empty() {
+            format!("`{}`", i.name)
+        } else {
+            format!("`{}` ({})", i.name, i.aliases.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", "))
+        };
+        let cells =
+            [name, i.api.to_owned(), i.schema_request, i.json_request, i.enforces, i.keywords, i.limits, i.options];
+        out.push_str("\n| ");
+        out.push_str(&cells.map(|c| c.replace('|', "\\|")).join(" | "));
+        out.push_str(" |");
+    }
+    out
 }
 
 pub(crate) fn usage_error(io: &mut Io<'_>, message: &str) -> i32 {

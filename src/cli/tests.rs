@@ -235,3 +235,48 @@ fn ok_reshape_round_trip() {
     assert_eq!(v["tools"][0]["input_schema"]["properties"]["value"]["type"], "array");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ok_providers_prints_the_table() {
+    let o = cli(&["providers"], "");
+    assert_eq!(o.code, 0);
+    let rows: Vec<&str> = o.out.lines().collect();
+    assert_eq!(rows.len(), schemacast::Provider::ALL.len() + 2, "header, rule, one row per provider");
+    for p in schemacast::Provider::ALL {
+        assert!(o.out.contains(&format!("| `{}`", p.name())), "{p:?} has a row");
+        assert!(super::USAGE.contains(p.name()), "{p:?} is named in the usage text");
+    }
+    assert!(rows.iter().all(|r| r.starts_with('|') && r.ends_with('|')));
+}
+
+#[test]
+fn ok_readme_provider_table_is_generated() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let start = readme.find("<!-- providers:start -->\n").expect("start marker") + "<!-- providers:start -->\n".len();
+    let end = readme.find("\n<!-- providers:end -->").expect("end marker");
+    assert_eq!(
+        &readme[start..end],
+        super::providers_table(),
+        "the README's provider table differs from `schemacast providers`: paste its output between the markers"
+    );
+}
+
+#[test]
+fn ok_claude_mechanism_flag() {
+    let schema = r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#;
+    let o = cli(&["emit", "-p", "claude", "--claude-mechanism", "output-format-beta", "-"], schema);
+    assert_eq!(o.code, 0, "{}", o.err);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["body"]["output_format"]["type"], "json_schema");
+    assert_eq!(v["headers"]["anthropic-beta"], "structured-outputs-2025-11-13");
+    assert_eq!(v["enforcement"], "exact");
+    let o = cli(&["emit", "-p", "bedrock", "--body", "-"], schema);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    let sent =
+        v.pointer("/outputConfig/textFormat/structure/jsonSchema/schema").and_then(Value::as_str).expect("string");
+    let parsed: Value = serde_json::from_str(sent).expect("the schema travels as a JSON string");
+    assert_eq!(parsed["additionalProperties"], false);
+    let o = cli(&["emit", "-p", "claude", "--claude-mechanism", "strict", "-"], schema);
+    assert_eq!(o.code, 2);
+    assert!(o.err.contains("unknown Claude mechanism"), "{}", o.err);
+}

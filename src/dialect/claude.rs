@@ -1,12 +1,49 @@
-//! Anthropic Messages API: one forced tool whose `input_schema` is the schema
-//! (`providers.md` §5.2). A non-strict tool input is guidance, not a grammar, so
-//! the provider is read as returning any object (contract §2).
+//! Claude (Anthropic Messages API, and Claude's rules on Bedrock Converse):
+//! four mechanisms (`providers.md` §5, §7.3).
+//!
+//! - `tool`: one forced tool whose input schema is guidance, not a grammar, so
+//!   the provider is read as returning any object (contract §2);
+//! - `strict-tool`: the same tool with `strict: true`, constrained decoding;
+//! - `output-format` / `output-format-beta`: native JSON outputs
+//!   (`output_config.format`, or the legacy `output_format` with its beta header;
+//!   on Bedrock `outputConfig.textFormat` with the schema as a JSON string).
+//!
+//! The last three share Claude's JSON-Schema limits (§5.3): every object closed
+//! (`additionalProperties: false`, so open objects only via closed-world
+//! closing), no recursion, no numeric, length or most array constraints, at most
+//! 24 optional and 16 union-typed properties, simple patterns. A schema outside
+//! them falls back to the guidance tool.
 
 use crate::analysis::{self, Doc};
 use crate::emission::{Action, Emission, Enforcement, Note};
 use crate::lower::{self, Literals, PatternRule, Rules};
-use crate::options::Options;
-use serde_json::{Value, json};
+use crate::options::{ClaudeMechanism, Options};
+use crate::profile::{Envelope, Profile};
+use serde_json::{Map, Value, json};
+
+/// The beta header of the legacy `output_format` field.
+pub(crate) const BETA_HEADER: (&str, &str) = ("anthropic-beta", "structured-outputs-2025-11-13");
+
+/// Claude's strict grammar (JSON outputs and strict tools, `providers.md` §5.3).
+pub(crate) static STRICT_RULES: Rules = Rules {
+    keywords: &["pattern", "format", "minItems", "description", "title"],
+    formats: &["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"],
+    pattern: PatternRule::SearchSimple,
+    literals: Literals::Scalars,
+    any_value: false,
+    open_objects: false,
+    maps: false,
+    empty_objects: true,
+    arrays_without_items: false,
+    root_unions: false,
+    integral_bounds: false,
+    refs: false,
+};
+
+/// Most optional properties across all strict schemas of a request.
+pub(crate) const MAX_OPTIONAL: usize = 24;
+/// Most properties with union types (`anyOf` or a type array).
+pub(crate) const MAX_UNION: usize = 16;
 
 /// The forced tool's name; `decode` looks for its `tool_use` block.
 pub(crate) const TOOL: &str = "emit_structured_output";
@@ -62,10 +99,10 @@ pub(crate) static RULES: Rules = Rules {
     refs: false,
 };
 
-pub(crate) fn json(em: &mut Emission, doc: Option<&Doc<'_>>, opts: &Options) {
+pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>, opts: &Options) {
     let objects_only = doc.is_none_or(|d| analysis::accepts_only_objects(d, d.root));
     if opts.claude_json_tool && objects_only {
-        forced_tool(em, json!({"type": "object"}), None);
+        forced_tool(em, profile, json!({"type": "object"}), None, false);
         return;
     }
     em.body = json!({});
@@ -82,7 +119,227 @@ pub(crate) fn json(em: &mut Emission, doc: Option<&Doc<'_>>, opts: &Options) {
 /// unions at that inner root are fine.
 static RULES_WRAPPED: Rules = Rules { root_unions: true, ..RULES };
 
-pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
+pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
+    let mechanism = opts.mechanism();
+    if mechanism != ClaudeMechanism::Tool {
+        match strict_schema(doc, opts) {
+            Ok((schema, exact, notes, annotated)) => {
+                em.notes.extend(notes);
+                em.reshape = annotated;
+                send_strict(em, profile, opts, mechanism, schema, doc);
+                em.enforcement = if exact { Enforcement::Exact } else { Enforcement::Widened };
+                em.notes.push(Note::new(
+                    "",
+                    "",
+                    Action::Info,
+                    "Claude does not guarantee the letter case of `enum` and `const` strings, and a refusal or the output limit may end the answer early: validate it (`decode` does)",
+                ));
+                return;
+            }
+            Err(why) => {
+                em.notes.push(why);
+                em.notes.push(Note::new(
+                    "",
+                    "",
+                    Action::Degraded,
+                    format!(
+                        "outside Claude's strict subset: falling back from `{}` to the guidance tool",
+                        mechanism.name()
+                    ),
+                ));
+            }
+        }
+    }
+    tool_schema(em, profile, doc, opts);
+}
+
+/// Claude's strict grammar for a root wrapped by reshape: unions are fine there.
+static STRICT_RULES_WRAPPED: Rules = Rules { root_unions: true, ..STRICT_RULES };
+
+/// The schema, whether it is exact, its notes, and the reshape annotation.
+type Strict = (Value, bool, Vec<Note>, Option<Value>);
+
+/// The schema lowered into Claude's strict subset and checked against its
+/// complexity limits. With reshape, a root that is not an object travels as
+/// `{"value": …}`.
+fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Note> {
+    let objects_only = analysis::accepts_only_objects(doc, doc.root);
+    if !objects_only && !opts.reshape {
+        return Err(Note::new(
+            "",
+            "type",
+            Action::Degraded,
+            "Claude's strict schemas are documented for object roots only (`--reshape` wraps other roots)",
+        ));
+    }
+    let rules = if objects_only { &STRICT_RULES } else { &STRICT_RULES_WRAPPED };
+    let lowered = lower::lower(doc, rules, opts.closed_world, opts.assert_formats).map_err(|f| f.0)?;
+    let mut notes = lowered.notes;
+    let mut exact = lowered.exact;
+    let mut schema = lowered.schema;
+    cap_min_items(&mut schema, "", &mut notes, &mut exact);
+    let mut annotated = None;
+    if objects_only {
+        if let Value::Object(m) = &mut schema {
+            // Every accepted value is an object, so saying so is exact.
+            m.insert("type".to_owned(), json!("object"));
+        }
+    } else {
+        let (sent, ann) = crate::reshape::wrap(schema.clone(), schema, &mut notes);
+        schema = sent;
+        annotated = Some(ann);
+    }
+    let (optional, unions) = complexity(&schema);
+    if optional > MAX_OPTIONAL {
+        return Err(Note::new(
+            "",
+            "required",
+            Action::Degraded,
+            format!("{optional} optional properties exceed Claude's limit of {MAX_OPTIONAL}"),
+        ));
+    }
+    if unions > MAX_UNION {
+        return Err(Note::new(
+            "",
+            "anyOf",
+            Action::Degraded,
+            format!("{unions} properties with union types exceed Claude's limit of {MAX_UNION}"),
+        ));
+    }
+    Ok((schema, exact, notes, annotated))
+}
+
+/// Claude takes `minItems` 0 or 1 only: a larger minimum is sent as 1 (widening).
+fn cap_min_items(v: &mut Value, at: &str, notes: &mut Vec<Note>, exact: &mut bool) {
+    let Value::Object(m) = v else { return };
+    if m.get("minItems").and_then(Value::as_u64).is_some_and(|n| n > 1) {
+        m.insert("minItems".to_owned(), json!(1));
+        *exact = false;
+        notes.push(Note::new(
+            at,
+            "minItems",
+            Action::Rewritten,
+            "Claude takes `minItems` 0 or 1 only: sent as 1 (widening)",
+        ));
+    }
+    for (k, sub) in m.iter_mut() {
+        match (k.as_str(), sub) {
+            ("properties", Value::Object(p)) => {
+                for (name, s) in p.iter_mut() {
+                    cap_min_items(
+                        s,
+                        &crate::pointer::push(&crate::pointer::push(at, "properties"), name),
+                        notes,
+                        exact,
+                    );
+                }
+            }
+            ("items", s) => cap_min_items(s, &crate::pointer::push(at, "items"), notes, exact),
+            ("anyOf", Value::Array(b)) => {
+                for (i, s) in b.iter_mut().enumerate() {
+                    cap_min_items(s, &crate::pointer::push_index(&crate::pointer::push(at, "anyOf"), i), notes, exact);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Optional properties and properties with union types, over the whole schema.
+pub(crate) fn complexity(v: &Value) -> (usize, usize) {
+    let Value::Object(m) = v else { return (0, 0) };
+    let mut optional = 0;
+    let mut unions = 0;
+    if let Some(Value::Object(props)) = m.get("properties") {
+        let required: Vec<&str> = m
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        for (name, p) in props {
+            if !required.contains(&name.as_str()) {
+                optional += 1;
+            }
+            let union =
+                p.get("anyOf").is_some() || p.get("type").and_then(Value::as_array).is_some_and(|a| a.len() > 1);
+            if union {
+                unions += 1;
+            }
+            let (o, u) = complexity(p);
+            optional += o;
+            unions += u;
+        }
+    }
+    for k in ["items", "additionalProperties"] {
+        if let Some(s) = m.get(k) {
+            let (o, u) = complexity(s);
+            optional += o;
+            unions += u;
+        }
+    }
+    if let Some(Value::Array(b)) = m.get("anyOf") {
+        for s in b {
+            let (o, u) = complexity(s);
+            optional += o;
+            unions += u;
+        }
+    }
+    (optional, unions)
+}
+
+fn send_strict(
+    em: &mut Emission,
+    profile: &Profile,
+    opts: &Options,
+    mechanism: ClaudeMechanism,
+    schema: Value,
+    doc: &Doc<'_>,
+) {
+    let description = doc.root.get("description").and_then(Value::as_str).map(str::to_owned);
+    match (mechanism, profile.envelope) {
+        (ClaudeMechanism::StrictTool | ClaudeMechanism::Tool, _) => {
+            forced_tool(em, profile, schema, description, true);
+        }
+        (_, Envelope::Converse) => {
+            let mut js = Map::new();
+            js.insert("schema".to_owned(), Value::String(schema.to_string()));
+            js.insert("name".to_owned(), json!(opts.name));
+            if let Some(d) = description {
+                js.insert("description".to_owned(), json!(d));
+            }
+            em.body = json!({"outputConfig": {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": js}}}});
+            em.notes.push(Note::new(
+                "",
+                "outputConfig",
+                Action::Info,
+                "Bedrock takes the schema as a JSON string; native structured output needs a supporting model (Claude 4.5 and later, select open-weight models)",
+            ));
+        }
+        (ClaudeMechanism::OutputFormatBeta, _) => {
+            em.body = json!({"output_format": {"type": "json_schema", "schema": schema}});
+            em.headers.push((BETA_HEADER.0.to_owned(), BETA_HEADER.1.to_owned()));
+            em.notes.push(Note::new(
+                "",
+                "output_format",
+                Action::Info,
+                "the legacy beta field is accepted for a transition period; `output-format` sends the GA `output_config.format`",
+            ));
+        }
+        _ => {
+            em.body = json!({"output_config": {"format": {"type": "json_schema", "schema": schema}}});
+        }
+    }
+    if mechanism != ClaudeMechanism::StrictTool {
+        em.notes.push(Note::new(
+            "",
+            "",
+            Action::Info,
+            "JSON outputs need a supporting model (Claude Sonnet 4.5, Opus 4.5, Haiku 4.5 and later) and cannot be combined with citations or a prefilled assistant turn",
+        ));
+    }
+}
+
+fn tool_schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
     if !analysis::accepts_only_objects(doc, doc.root) && opts.reshape {
         let inner = match lower::lower(doc, &RULES_WRAPPED, opts.closed_world, opts.assert_formats) {
             Ok(lowered) => {
@@ -96,18 +353,14 @@ pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
         };
         let (sent, annotated) = crate::reshape::wrap(inner.clone(), inner, &mut em.notes);
         em.reshape = Some(annotated);
-        forced_tool(em, sent, None);
+        forced_tool(em, profile, sent, None, false);
         return;
     }
     if !analysis::accepts_only_objects(doc, doc.root) {
-        em.body = json!({});
-        em.enforcement = Enforcement::Prompt;
-        em.notes.push(Note::new(
-            "",
-            "",
-            Action::Degraded,
-            "the schema accepts values that are not objects, and a tool input is always an object: nothing native is sent; ask for the JSON in the prompt and validate locally",
-        ));
+        super::nothing_native(
+            em,
+            "the schema accepts values that are not objects, and a tool input is always an object",
+        );
         return;
     }
     let description = doc.root.get("description").and_then(Value::as_str).map(str::to_owned);
@@ -120,7 +373,7 @@ pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
                 // needs it at the root.
                 m.insert("type".to_owned(), json!("object"));
             }
-            forced_tool(em, input, description);
+            forced_tool(em, profile, input, description, false);
         }
         Err(fail) => {
             em.notes.push(fail.0);
@@ -130,28 +383,45 @@ pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
                 Action::Degraded,
                 "the schema cannot be sent as the tool input: the tool takes any object instead (still sound: the schema accepts only objects)",
             ));
-            forced_tool(em, json!({"type": "object"}), description);
+            forced_tool(em, profile, json!({"type": "object"}), description, false);
         }
     }
 }
 
-fn forced_tool(em: &mut Emission, input_schema: Value, description: Option<String>) {
+fn forced_tool(em: &mut Emission, profile: &Profile, input_schema: Value, description: Option<String>, strict: bool) {
     let mut text = "Respond by calling this tool exactly once; its input is the answer.".to_owned();
     if let Some(d) = description {
         text.push(' ');
         text.push_str(&d);
     }
-    em.body = json!({
-        "tools": [{"name": TOOL, "description": text, "input_schema": input_schema}],
-        "tool_choice": {"type": "tool", "name": TOOL}
-    });
+    em.body = if profile.envelope == Envelope::Converse {
+        let mut spec = Map::new();
+        spec.insert("name".to_owned(), json!(TOOL));
+        spec.insert("description".to_owned(), json!(text));
+        spec.insert("inputSchema".to_owned(), json!({"json": input_schema}));
+        if strict {
+            spec.insert("strict".to_owned(), Value::Bool(true));
+        }
+        json!({"toolConfig": {"tools": [{"toolSpec": spec}], "toolChoice": {"tool": {"name": TOOL}}}})
+    } else {
+        let mut tool = Map::new();
+        tool.insert("name".to_owned(), json!(TOOL));
+        tool.insert("description".to_owned(), json!(text));
+        tool.insert("input_schema".to_owned(), input_schema);
+        if strict {
+            tool.insert("strict".to_owned(), Value::Bool(true));
+        }
+        json!({"tools": [tool], "tool_choice": {"type": "tool", "name": TOOL}})
+    };
     em.enforcement = Enforcement::Json;
-    em.notes.push(Note::new(
-        "",
-        "tools",
-        Action::Info,
-        "a non-strict tool input is guidance, not a grammar: Claude may return any object, so the answer is validated locally",
-    ));
+    if !strict {
+        em.notes.push(Note::new(
+            "",
+            "tools",
+            Action::Info,
+            "a non-strict tool input is guidance, not a grammar: Claude may return any object, so the answer is validated locally",
+        ));
+    }
     em.notes.push(Note::new(
         "",
         "tool_choice",

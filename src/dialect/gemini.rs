@@ -114,14 +114,10 @@ fn mime_only(em: &mut Emission) {
 }
 
 fn prompt_only(em: &mut Emission) {
-    em.body = json!({});
-    em.enforcement = Enforcement::Prompt;
-    em.notes.push(Note::new(
-        "",
-        "",
-        Action::Degraded,
-        "the schema accepts values that are not objects, and Gemini's JSON mode is read as objects only: nothing native is sent; ask for the JSON in the prompt and validate locally",
-    ));
+    super::nothing_native(
+        em,
+        "the schema accepts values that are not objects, and Gemini's JSON mode is read as objects only",
+    );
 }
 
 /// The normalised JSON Schema → Gemini's OpenAPI-flavoured `Schema`.

@@ -1,7 +1,23 @@
 //! Dialects: each turns a checked schema into one provider family's request shape.
 
 pub(crate) mod claude;
+pub(crate) mod envelope;
 pub(crate) mod gemini;
-pub(crate) mod ollama;
+pub(crate) mod grammar;
 pub(crate) mod openai;
 pub(crate) mod strict;
+
+use crate::emission::{Action, Emission, Enforcement, Note};
+
+/// The bottom rung: nothing native is sent, and the note says why (`why`
+/// ends where "nothing native is sent" begins).
+pub(crate) fn nothing_native(em: &mut Emission, why: &str) {
+    em.body = serde_json::json!({});
+    em.enforcement = Enforcement::Prompt;
+    em.notes.push(Note::new(
+        "",
+        "",
+        Action::Degraded,
+        format!("{why}: nothing native is sent; ask for the JSON in the prompt and validate locally"),
+    ));
+}

@@ -1,6 +1,8 @@
-//! The OpenAI Chat Completions dialect (`response_format`), shared by the
-//! OpenAI-compatible providers; their differences come from their profiles.
+//! The OpenAI-style strict dialect (`response_format` / `text.format`), shared
+//! by the OpenAI-compatible providers; their differences come from their
+//! profiles (strict rules, request shape, JSON mode).
 
+use super::envelope;
 use super::strict::{self, Verdict};
 use crate::analysis::{self, Doc};
 use crate::emission::{Action, Emission, Enforcement, Note};
@@ -13,6 +15,10 @@ use serde_json::{Value, json};
 
 /// `Mode::Json`: `json_object`, unless the schema accepts non-objects.
 pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>) {
+    if !profile.json_mode {
+        no_json_mode(em, profile);
+        return;
+    }
     if let Some(doc) = doc
         && !analysis::accepts_only_objects(doc, doc.root)
     {
@@ -20,6 +26,10 @@ pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>) 
         return;
     }
     json_object(em, profile);
+}
+
+fn no_json_mode(em: &mut Emission, profile: &Profile) {
+    super::nothing_native(em, &format!("{} documents no JSON mode", profile.label));
 }
 
 /// `Mode::Schema`: strict `json_schema` when the schema qualifies, else
@@ -59,18 +69,15 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
 }
 
 fn send_strict(em: &mut Emission, profile: &Profile, opts: &Options, schema: serde_json::Value, level: Enforcement) {
-    em.body = json!({
-        "response_format": {
-            "type": "json_schema",
-            "json_schema": {"name": opts.name, "strict": true, "schema": schema}
-        }
-    });
+    em.body = envelope::schema_fragment(profile, &opts.name, schema);
     em.enforcement = level;
     finish(em, profile);
 }
 
 fn fallback(em: &mut Emission, profile: &Profile, doc: &Doc<'_>) {
-    if analysis::accepts_only_objects(doc, doc.root) {
+    if !profile.json_mode {
+        no_json_mode(em, profile);
+    } else if analysis::accepts_only_objects(doc, doc.root) {
         em.notes.push(Note::new(
             "",
             "",
@@ -97,9 +104,10 @@ fn lowering_rules(rules: &StrictRules, reshape: bool) -> Rules {
         arrays_without_items: false,
         root_unions: true,
         integral_bounds: false,
-        // Strict mode resolves `$defs` (and recursion). The reshape inverse walks
-        // an inlined schema, so references are inlined when reshaping.
-        refs: !reshape,
+        // Strict mode resolves `$defs` (and recursion) where the rules say so. The
+        // reshape inverse walks an inlined schema, so references are inlined when
+        // reshaping.
+        refs: rules.refs && !reshape,
     }
 }
 
@@ -112,7 +120,7 @@ type Rewritten = (serde_json::Value, bool, Vec<Note>, Option<serde_json::Value>)
 fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Note> {
     let lowered = lower::lower(doc, &lowering_rules(rules, opts.reshape), opts.closed_world, opts.assert_formats)
         .map_err(|f| f.0)?;
-    let mut schema = split_type_arrays(&lowered.schema);
+    let mut schema = split_type_arrays(&lowered.schema, rules.type_arrays);
     let mut reshape_notes = Vec::new();
     let mut annotated = None;
     if opts.reshape {
@@ -148,19 +156,26 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritt
     }
 }
 
-/// Strict mode documents type arrays only as `[T, "null"]`: any other type array
-/// becomes an `anyOf` with one branch per type, each carrying the keywords of
-/// its type (exact: type-specific keywords only ever apply to their type).
-fn split_type_arrays(v: &serde_json::Value) -> serde_json::Value {
+/// Strict mode documents type arrays only as `[T, "null"]` (and some providers
+/// not at all, `nullable_pairs` false): any other type array becomes an `anyOf`
+/// with one branch per type, each carrying the keywords of its type (exact:
+/// type-specific keywords only ever apply to their type).
+fn split_type_arrays(v: &serde_json::Value, nullable_pairs: bool) -> serde_json::Value {
     use serde_json::{Map, Value};
     let Value::Object(m) = v else { return v.clone() };
-    let out = lower::map_children(m, &split_type_arrays);
+    let out = lower::map_children(m, &|c| split_type_arrays(c, nullable_pairs));
     let names: Vec<String> = match out.get("type") {
         Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
         _ => return Value::Object(out),
     };
     let non_null: Vec<&String> = names.iter().filter(|n| *n != "null").collect();
-    if non_null.len() <= 1 || out.contains_key("enum") {
+    let pair_ok = nullable_pairs && non_null.len() <= 1;
+    if pair_ok || (out.contains_key("enum") && nullable_pairs) {
+        return Value::Object(out);
+    }
+    if let [only] = names.as_slice() {
+        let mut out = out;
+        out.insert("type".to_owned(), Value::String(only.clone()));
         return Value::Object(out);
     }
     let mut branches = Vec::new();
@@ -169,9 +184,16 @@ fn split_type_arrays(v: &serde_json::Value) -> serde_json::Value {
         let mut b = Map::new();
         b.insert("type".to_owned(), Value::String(t.clone()));
         for (k, sub) in &out {
-            if lower::keyword_type(k) == Some(family) {
+            if lower::keyword_type(k) == Some(family) && k != "enum" {
                 b.insert(k.clone(), sub.clone());
             }
+        }
+        if let Some(Value::Array(lits)) = out.get("enum") {
+            let mine: Vec<Value> = lits.iter().filter(|l| literal_type(l, t)).cloned().collect();
+            if mine.is_empty() {
+                continue;
+            }
+            b.insert("enum".to_owned(), Value::Array(mine));
         }
         branches.push(Value::Object(b));
     }
@@ -185,8 +207,22 @@ fn split_type_arrays(v: &serde_json::Value) -> serde_json::Value {
     Value::Object(node)
 }
 
+/// `true` when the literal `l` is of JSON type `t`.
+fn literal_type(l: &Value, t: &str) -> bool {
+    match t {
+        "null" => l.is_null(),
+        "boolean" => l.is_boolean(),
+        "string" => l.is_string(),
+        "integer" => l.as_f64().is_some_and(|f| f.fract() == 0.0),
+        "number" => l.is_number(),
+        "object" => l.is_object(),
+        "array" => l.is_array(),
+        _ => false,
+    }
+}
+
 fn json_object(em: &mut Emission, profile: &Profile) {
-    em.body = json!({"response_format": {"type": "json_object"}});
+    em.body = envelope::json_fragment(profile);
     em.enforcement = Enforcement::Json;
     if profile.json_word_required {
         em.notes.push(Note::new(
@@ -200,14 +236,7 @@ fn json_object(em: &mut Emission, profile: &Profile) {
 }
 
 fn prompt_only(em: &mut Emission) {
-    em.body = json!({});
-    em.enforcement = Enforcement::Prompt;
-    em.notes.push(Note::new(
-        "",
-        "",
-        Action::Degraded,
-        "the schema accepts values that are not objects, and `json_object` forces an object: nothing native is sent; ask for the JSON in the prompt and validate locally",
-    ));
+    super::nothing_native(em, "the schema accepts values that are not objects, and `json_object` forces an object");
 }
 
 fn finish(em: &mut Emission, profile: &Profile) {

@@ -46,6 +46,14 @@ pub(crate) fn qualify(doc: &Doc<'_>, schema: &Value, rules: &StrictRules, assert
     };
     let out = q.root(schema);
     q.limits(schema);
+    let size = if rules.max_schema_chars == usize::MAX { 0 } else { out.to_string().chars().count() };
+    if size > rules.max_schema_chars {
+        q.fail(
+            "",
+            "",
+            format!("{size} characters of schema exceed the provider's limit of {}", rules.max_schema_chars),
+        );
+    }
     let mut seen = HashSet::new();
     q.fails.retain(|n| seen.insert((n.pointer.clone(), n.keyword.clone())));
     if q.fails.is_empty() {
@@ -132,8 +140,15 @@ impl Qualifier<'_, '_> {
                 continue; // handled by `root`
             }
             if kw == "description" || kw == "title" {
-                if value.is_string() {
+                if value.is_string() && self.rules.annotations {
                     out.insert(keyword.clone(), value.clone());
+                } else if !self.rules.annotations {
+                    self.edits.push(Note::new(
+                        at,
+                        kw,
+                        Action::Dropped,
+                        "the provider does not accept informational fields: removed (it does not change what is accepted)",
+                    ));
                 }
                 continue;
             }
@@ -184,6 +199,14 @@ impl Qualifier<'_, '_> {
 
     fn reference(&mut self, map: &Map<String, Value>, at: &str, kept: &[&str], out: &Map<String, Value>) {
         let here = pointer::push(at, "$ref");
+        if !self.rules.refs {
+            self.fail(
+                &here,
+                "$ref",
+                "the provider's strict mode does not take references (or recursion): they are inlined instead",
+            );
+            return;
+        }
         if kept.len() > 1 || out.contains_key("description") || out.contains_key("title") {
             self.fail(at, "$ref", "strict mode rejects keywords beside `$ref`");
         }
@@ -227,7 +250,11 @@ impl Qualifier<'_, '_> {
                 let nullable_pair =
                     names.len() == 2 && ts.len() == 2 && names.contains(&"null") && names[0] != names[1];
                 match (nullable_pair, names.iter().map(|n| base(n)).collect::<Option<Vec<_>>>()) {
-                    (true, Some(v)) => Some(v),
+                    (true, Some(v)) if self.rules.type_arrays => Some(v),
+                    (true, Some(v)) => {
+                        self.fail(at, "type", "the provider rejects type arrays (even `[T, \"null\"]`): use `anyOf`");
+                        Some(v)
+                    }
                     _ => {
                         self.fail(at, "type", "strict mode documents type arrays only as `[T, \"null\"]`");
                         None
@@ -247,6 +274,13 @@ impl Qualifier<'_, '_> {
         }
         match map.get("anyOf") {
             Some(Value::Array(branches)) if !branches.is_empty() => {
+                if branches.len() > self.rules.max_any_of {
+                    self.fail(
+                        at,
+                        "anyOf",
+                        format!("{} branches exceed the provider's limit of {}", branches.len(), self.rules.max_any_of),
+                    );
+                }
                 let mut cleaned = Vec::with_capacity(branches.len());
                 for (i, b) in branches.iter().enumerate() {
                     let bp = pointer::push_index(&pointer::push(at, "anyOf"), i);

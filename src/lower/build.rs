@@ -241,7 +241,19 @@ impl<'d> Lowerer<'_, 'd> {
                 continue;
             }
             let anchored = pattern::is_self_anchored(pat);
+            let simple = pattern::is_simple(pat);
             match self.rules.pattern {
+                PatternRule::RewriteToFullMatch | PatternRule::SearchSimple if !simple => {
+                    self.widen(
+                        p,
+                        "pattern",
+                        Action::Dropped,
+                        "outside the provider's documented regex subset (look-around, back-references, `\\b`, `\\p{…}`, inline flags or large repetitions): dropped (widening)",
+                    );
+                }
+                PatternRule::SearchSimple => {
+                    out.insert("pattern".to_owned(), Value::String(pat.clone()));
+                }
                 PatternRule::Search => {
                     out.insert("pattern".to_owned(), Value::String(pat.clone()));
                 }

@@ -41,9 +41,14 @@ pub(crate) enum PatternRule {
     /// Matched against the whole string: kept only when anchored as `^…$`
     /// (searching and whole-string matching then agree), else dropped.
     AnchoredOnly,
-    /// Matched against the whole string: an unanchored `p` is sent as
-    /// `^[\s\S]*(?:p)[\s\S]*$`, which means the same under both readings.
+    /// Matched against the whole string by an engine with a small regex subset
+    /// (`pattern::is_simple`): an unanchored `p` is sent as
+    /// `^[\s\S]*(?:p)[\s\S]*$`, which means the same under both readings; a
+    /// pattern outside the subset is dropped.
     RewriteToFullMatch,
+    /// JSON Schema's search semantics, in a small regex subset
+    /// (`pattern::is_simple`): other patterns are dropped.
+    SearchSimple,
     /// Matched against the whole string by a grammar converter with a small
     /// regex subset (llama.cpp): rewritten by `pattern::for_grammar`, or dropped.
     Grammar,

@@ -31,7 +31,11 @@ fn cases() -> Vec<(String, String, Value)> {
 
 fn render(case: &Value, provider: Provider) -> String {
     let mode: Mode = case.get("mode").and_then(Value::as_str).unwrap_or("schema").parse().expect("mode");
-    let em = Options::new(provider).with_mode(mode).compile(&case["schema"]).expect("the fixture schema compiles");
+    let mut opts = Options::new(provider).with_mode(mode);
+    if let Some(m) = case.get("mechanism").and_then(Value::as_str) {
+        opts = opts.with_claude_mechanism(m.parse().expect("mechanism"));
+    }
+    let em = opts.compile(&case["schema"]).expect("the fixture schema compiles");
     let mut out = format!("enforcement: {}\n", em.enforcement());
     match em.decode(&case["body"]) {
         Ok(a) => {

@@ -4,7 +4,7 @@
 //! `snapshots/<provider>/<group>__<case>.snap`, showing each mode's emission
 //! (enforcement, body, headers, notes) or error. CI never writes snapshots.
 
-use crate::{GeminiDialect, Mode, Options, Provider};
+use crate::{ClaudeMechanism, GeminiDialect, Mode, Options, Provider};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -24,6 +24,13 @@ pub(crate) fn targets() -> Vec<(String, Options)> {
     ));
     out.push(("openai-reshape".to_owned(), Options::new(Provider::OpenAi).with_reshape(true)));
     out.push(("claude-reshape".to_owned(), Options::new(Provider::Claude).with_reshape(true)));
+    for m in [ClaudeMechanism::StrictTool, ClaudeMechanism::OutputFormat, ClaudeMechanism::OutputFormatBeta] {
+        out.push((format!("claude-{}", m.name()), Options::new(Provider::Claude).with_claude_mechanism(m)));
+    }
+    out.push((
+        "bedrock-strict-tool".to_owned(),
+        Options::new(Provider::Bedrock).with_claude_mechanism(ClaudeMechanism::StrictTool),
+    ));
     out
 }
 

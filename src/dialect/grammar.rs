@@ -1,0 +1,115 @@
+//! Grammar-compiled JSON Schema dialects: Ollama `format`, llama.cpp server,
+//! vLLM, xAI, Fireworks and Cohere (`providers.md` §3.4, §3.8, §6, §7).
+//!
+//! Their engines compile a plain JSON Schema into a grammar and close objects
+//! that do not open themselves, so the lowering makes every object's openness
+//! explicit, inlines references, distributes unions and keeps only what the
+//! profile's rules allow; this module spells out "any value" (llama.cpp reads
+//! `{}` as "any object") and puts the result in the provider's request shape.
+
+use super::envelope;
+use crate::analysis::{self, Doc};
+use crate::emission::{Action, Emission, Enforcement, Note};
+use crate::lower;
+use crate::options::Options;
+use crate::profile::Profile;
+use serde_json::{Value, json};
+
+/// Every JSON type, for the spelled-out "any value".
+const ANY_TYPE: [&str; 6] = ["string", "number", "boolean", "object", "array", "null"];
+
+pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>) {
+    if let Some(doc) = doc
+        && !analysis::accepts_only_objects(doc, doc.root)
+    {
+        prompt_only(em, profile);
+        return;
+    }
+    json_format(em, profile);
+}
+
+pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
+    let Some(grammar) = profile.grammar else {
+        prompt_only(em, profile);
+        return;
+    };
+    let objects_only = analysis::accepts_only_objects(doc, doc.root);
+    if grammar.object_root && !objects_only {
+        em.notes.push(Note::new(
+            "",
+            "type",
+            Action::Degraded,
+            format!("{} documents its schema field for object roots only", profile.label),
+        ));
+        prompt_only(em, profile);
+        return;
+    }
+    match lower::lower(doc, grammar.rules, opts.closed_world, opts.assert_formats) {
+        Ok(lowered) => {
+            em.notes.extend(lowered.notes);
+            let native = defuse(&lowered.schema, grammar.any_as_type_array);
+            em.body = envelope::schema_fragment(profile, &opts.name, native);
+            em.enforcement = if lowered.exact { Enforcement::Exact } else { Enforcement::Widened };
+        }
+        Err(fail) => {
+            em.notes.push(fail.0);
+            if objects_only {
+                em.notes.push(Note::new(
+                    "",
+                    "",
+                    Action::Degraded,
+                    format!(
+                        "the schema cannot be sent as a grammar: falling back to {}, which is sound because the schema accepts only objects",
+                        envelope::json_name(profile)
+                    ),
+                ));
+                json_format(em, profile);
+            } else {
+                prompt_only(em, profile);
+            }
+        }
+    }
+}
+
+fn json_format(em: &mut Emission, profile: &Profile) {
+    em.body = envelope::json_fragment(profile);
+    em.enforcement = Enforcement::Json;
+}
+
+fn prompt_only(em: &mut Emission, profile: &Profile) {
+    let why = format!(
+        "the schema accepts values that are not objects, and {} forces an object",
+        envelope::json_name(profile)
+    );
+    super::nothing_native(em, &why);
+}
+
+/// Gives every node that says nothing about its type an explicit union of all
+/// types (and an open object), so no engine reads it as "any object" or
+/// rejects an empty schema.
+fn defuse(v: &Value, type_array: bool) -> Value {
+    let Value::Object(m) = v else { return v.clone() };
+    let mut out = lower::map_children(m, &|c| defuse(c, type_array));
+    let typed = ["type", "anyOf", "enum", "const", "$ref"].iter().any(|k| out.contains_key(*k));
+    if !typed {
+        if type_array {
+            out.insert("type".to_owned(), json!(ANY_TYPE));
+            // The object copy must stay open, whatever the reader's default.
+            out.entry("additionalProperties").or_insert(Value::Bool(true));
+        } else {
+            let branches: Vec<Value> =
+                ANY_TYPE
+                    .iter()
+                    .map(|t| {
+                        if *t == "object" {
+                            json!({"type": t, "additionalProperties": true})
+                        } else {
+                            json!({"type": t})
+                        }
+                    })
+                    .collect();
+            out.insert("anyOf".to_owned(), Value::Array(branches));
+        }
+    }
+    Value::Object(out)
+}
