@@ -264,8 +264,8 @@ struct Walk<'a> {
 /// Keywords of draft 2020-12 whose compilation in the local validator cannot
 /// fail once the schema is meta-valid (reviewed against jsonschema 0.61). The
 /// size keywords also need a value that fits a `u64`, checked in the walk.
-/// Anything else (patterns, anchors, dynamic references, `$id`, `contains`,
-/// `unevaluated*`, content keywords, unknown keywords) makes preflight build the
+/// Anything else (patterns, anchors, dynamic references, `$id`, content
+/// keywords, unknown keywords) makes preflight build the
 /// validator at once, so that a failing build still fails the compilation.
 fn build_cannot_fail(keyword: &str) -> bool {
     matches!(
@@ -303,6 +303,10 @@ fn build_cannot_fail(keyword: &str) -> bool {
             | "uniqueItems"
             | "dependentRequired"
             | "propertyNames"
+            | "dependentSchemas"
+            | "contains"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
             | "format"
             | "minProperties"
             | "maxProperties"
@@ -340,9 +344,8 @@ impl Walk<'_> {
                         true
                     }
                     "$ref" => !value.as_str().is_some_and(|r| plain_local_ref(self.root, r)),
-                    "minProperties" | "maxProperties" | "minItems" | "maxItems" | "minLength" | "maxLength" => {
-                        value.as_u64().is_none()
-                    }
+                    "minProperties" | "maxProperties" | "minItems" | "maxItems" | "minLength" | "maxLength"
+                    | "minContains" | "maxContains" => value.as_u64().is_none(),
                     k => !build_cannot_fail(k),
                 };
             }
