@@ -364,7 +364,9 @@ fn decode_table(args: &Args, io: &mut Io<'_>, corpus: &Corpus, rounds: usize, pr
         });
         row(io, p.name(), "schema", per_item(t, n), floor_ns, "parse", &peak);
         if accepted != n {
-            io.eprint(&format!("notice: {p} decoded {accepted} of {n} valid answers"));
+            io.eprint(&format!(
+                "notice: {p} accepted {accepted} of the {n} answers the corpus marks valid (formats are asserted by default)"
+            ));
         }
     }
 }
