@@ -117,8 +117,8 @@ impl fmt::Display for Note {
 ///
 /// Deep-merge [`body`](Emission::body) into the provider request body and add
 /// [`headers`](Emission::headers) to the request. Keep the emission to
-/// [`decode`](Emission::decode) the response: it holds the compiled local
-/// validator of the source schema.
+/// [`decode`](Emission::decode) the response: it holds the local validator of
+/// the source schema, compiled at the first `decode` and kept for the next ones.
 #[derive(Debug, Clone)]
 pub struct Emission {
     pub(crate) provider: Provider,
@@ -129,8 +129,9 @@ pub struct Emission {
     pub(crate) notes: Vec<Note>,
     /// The caller's schema, kept for local validation of the answer.
     pub(crate) source: Option<Value>,
-    /// The authoritative local validator of `source`.
-    pub(crate) validator: Option<jsonschema::Validator>,
+    /// The authoritative local validator of `source`, built on first use
+    /// (preflight builds it at once when the build could fail).
+    pub(crate) validator: Option<crate::preflight::LazyValidator>,
     /// The annotated sent schema when reversible rewrites were applied.
     pub(crate) reshape: Option<Value>,
 }
@@ -189,7 +190,16 @@ impl Emission {
     /// ```
     pub fn decode(&self, response_body: &Value) -> Result<crate::Answer, crate::DecodeError> {
         let envelope = crate::profile::profile(self.provider).envelope;
-        crate::decode::decode(envelope, self.validator.as_ref(), self.reshape.as_ref(), response_body)
+        let validator = self.local_validator().map_err(|e| crate::DecodeError::Schema(e.clone()))?;
+        crate::decode::decode(envelope, validator, self.reshape.as_ref(), response_body)
+    }
+
+    /// The local validator of the source schema, built at the first call.
+    pub(crate) fn local_validator(&self) -> Result<Option<&jsonschema::Validator>, &crate::Error> {
+        match (&self.validator, &self.source) {
+            (Some(v), Some(source)) => v.get(source).map(Some),
+            _ => Ok(None),
+        }
     }
 
     /// The provider this emission is for.

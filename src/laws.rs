@@ -146,7 +146,9 @@ pub fn check(schema: &Value, instances: &[Value]) -> Result<(), String> {
         }
         let Ok(em) = first else { continue };
         acceptance(&em).map_err(|e| format!("rejected body for {opts:?}: {e}\nbody = {}", em.body()))?;
-        if let Some(v) = &em.validator {
+        let validator =
+            em.local_validator().map_err(|e| format!("deferred validator build failed for {opts:?}: {e}"))?;
+        if let Some(v) = validator {
             let check = Admits::new(&em);
             for x in instances.iter().filter(|x| v.is_valid(x)) {
                 if !check.admits(x) {

@@ -24,10 +24,10 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
         }
         None => None,
     };
-    let doc = match (schema, &checked) {
+    let doc = match (schema, checked) {
         (Some(root), Some(c)) => {
-            em.notes.extend(c.notes.iter().cloned());
-            em.validator = Some(c.validator.clone());
+            em.notes.extend(c.notes);
+            em.validator = Some(c.validator);
             Some(Doc { root, draft: c.draft, refs_resolvable: !c.nested_ids })
         }
         _ => None,

@@ -6,6 +6,12 @@
 //! 4. every `$ref` is local and resolves, every offending one reported;
 //! 5. unknown keywords become notes (or errors when denied), enums are bounded;
 //! 6. the local validator builds without I/O.
+//!
+//! Step 6 is the expensive one. It runs here only when the build could fail
+//! (patterns, anchors, dynamic or unusual references, keywords outside a small
+//! safe list, other drafts); otherwise the build cannot fail after steps 1–5,
+//! and it is left to the first answer that needs the validator
+//! ([`LazyValidator`]), so compiling a schema for a request stays cheap.
 
 use crate::emission::{Action, Note};
 use crate::error::{Error, ErrorKind, Problem};
@@ -26,8 +32,38 @@ pub(crate) struct Checked {
     /// Some sub-schema has its own `$id`, which changes how `$ref`s resolve;
     /// emitters then treat references as inexpressible.
     pub(crate) nested_ids: bool,
-    /// The authoritative local validator.
-    pub(crate) validator: jsonschema::Validator,
+    /// The authoritative local validator, built now or on first use.
+    pub(crate) validator: LazyValidator,
+}
+
+/// The authoritative local validator of a schema that passed preflight: built
+/// during preflight when its build could fail, else on first use and then
+/// kept. Per value, never shared between values: no global state.
+#[derive(Debug, Clone)]
+pub(crate) struct LazyValidator {
+    /// The draft and format setting to build with when `built` is empty.
+    draft: Draft,
+    assert_formats: bool,
+    built: std::sync::OnceLock<Result<jsonschema::Validator, Error>>,
+}
+
+impl LazyValidator {
+    fn ready(draft: Draft, assert_formats: bool, validator: jsonschema::Validator) -> Self {
+        let built = std::sync::OnceLock::new();
+        let _ = built.set(Ok(validator));
+        LazyValidator { draft, assert_formats, built }
+    }
+
+    fn deferred(draft: Draft, assert_formats: bool) -> Self {
+        LazyValidator { draft, assert_formats, built: std::sync::OnceLock::new() }
+    }
+
+    /// The validator of `schema`, which must be the schema this value was made
+    /// for; built at the first call. `Err` only if a build preflight proved
+    /// unfailing fails all the same (a bug, reported rather than panicking).
+    pub(crate) fn get(&self, schema: &Value) -> Result<&jsonschema::Validator, &Error> {
+        self.built.get_or_init(|| build_validator(schema, self.draft, self.assert_formats)).as_ref()
+    }
 }
 
 /// Runs every preflight check on `schema`.
@@ -47,7 +83,6 @@ pub(crate) fn check(schema: &Value, opts: &Options) -> Result<Checked, Error> {
             format!("unknown `$schema` {uri:?}: only draft 2020-12, 2019-09 and draft-07 are known, and meta-schemas are never fetched"),
         )
     })?;
-    meta_validate(schema, draft)?;
     let mut walk = Walk {
         draft,
         opts,
@@ -57,19 +92,37 @@ pub(crate) fn check(schema: &Value, opts: &Options) -> Result<Checked, Error> {
         limit: Vec::new(),
         notes: Vec::new(),
         nested_ids: false,
+        nested_schema: false,
+        build_may_fail: draft != Draft::Draft202012,
     };
     walk.node(schema, "", true);
+    let eager = walk.build_may_fail || !walk.refs.is_empty();
+    // When the validator must be built now, build it first: the build
+    // meta-validates the schema against the same draft, so a successful build
+    // spares a second meta-validation. Embedded resources with their own
+    // `$schema` are meta-validated differently by the build, so not then.
+    let built = (eager && !walk.nested_schema).then(|| build_validator(schema, draft, opts.assert_formats));
+    if !matches!(built, Some(Ok(_))) {
+        meta_validate(schema, draft)?;
+    }
     if !walk.limit.is_empty() {
         return Err(Error::many(ErrorKind::LimitExceeded, walk.limit));
     }
     if !walk.problems.is_empty() {
         return Err(Error::many(ErrorKind::Unsupported, walk.problems));
     }
+    if !eager {
+        let validator = LazyValidator::deferred(draft, opts.assert_formats);
+        return Ok(Checked { draft, notes: walk.notes, nested_ids: walk.nested_ids, validator });
+    }
     // The validator, built offline, is the judge of whether every reference
     // resolves inside the document (embedded `$id` resources included). When it
     // fails, list every reference we can name, not just the first.
-    match build_validator(schema, draft, opts.assert_formats) {
-        Ok(validator) => Ok(Checked { draft, notes: walk.notes, nested_ids: walk.nested_ids, validator }),
+    match built.unwrap_or_else(|| build_validator(schema, draft, opts.assert_formats)) {
+        Ok(v) => {
+            let validator = LazyValidator::ready(draft, opts.assert_formats, v);
+            Ok(Checked { draft, notes: walk.notes, nested_ids: walk.nested_ids, validator })
+        }
         Err(e) if !walk.refs.is_empty() => {
             let _ = e;
             Err(Error::many(ErrorKind::Unsupported, walk.refs))
@@ -166,6 +219,15 @@ fn check_size(schema: &Value, opts: &Options) -> Result<(), Error> {
 }
 
 fn meta_validate(schema: &Value, draft: Draft) -> Result<(), Error> {
+    let valid = match draft {
+        Draft::Draft202012 => jsonschema::draft202012::meta::validator().is_valid(schema),
+        Draft::Draft201909 => jsonschema::draft201909::meta::validator().is_valid(schema),
+        Draft::Draft7 => jsonschema::draft7::meta::validator().is_valid(schema),
+    };
+    if valid {
+        return Ok(());
+    }
+    // Only an invalid schema pays for collecting every error.
     let problems: Vec<Problem> = match draft {
         Draft::Draft202012 => collect(jsonschema::draft202012::meta::validator().iter_errors(schema)),
         Draft::Draft201909 => collect(jsonschema::draft201909::meta::validator().iter_errors(schema)),
@@ -192,17 +254,106 @@ struct Walk<'a> {
     limit: Vec<Problem>,
     notes: Vec<Note>,
     nested_ids: bool,
+    /// Some sub-schema has its own `$schema`.
+    nested_schema: bool,
+    /// Something outside the keywords whose validator build cannot fail once
+    /// meta-validation passed: the build must run in preflight.
+    build_may_fail: bool,
+}
+
+/// Keywords of draft 2020-12 whose compilation in the local validator cannot
+/// fail once the schema is meta-valid (reviewed against jsonschema 0.61). The
+/// size keywords also need a value that fits a `u64`, checked in the walk.
+/// Anything else (patterns, anchors, dynamic references, `$id`, content
+/// keywords, unknown keywords) makes preflight build the
+/// validator at once, so that a failing build still fails the compilation.
+fn build_cannot_fail(keyword: &str) -> bool {
+    matches!(
+        keyword,
+        "type"
+            | "enum"
+            | "const"
+            | "properties"
+            | "required"
+            | "additionalProperties"
+            | "items"
+            | "prefixItems"
+            | "allOf"
+            | "anyOf"
+            | "oneOf"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "$defs"
+            | "definitions"
+            | "title"
+            | "description"
+            | "default"
+            | "examples"
+            | "$comment"
+            | "deprecated"
+            | "readOnly"
+            | "writeOnly"
+            | "minimum"
+            | "maximum"
+            | "exclusiveMinimum"
+            | "exclusiveMaximum"
+            | "multipleOf"
+            | "uniqueItems"
+            | "dependentRequired"
+            | "propertyNames"
+            | "dependentSchemas"
+            | "contains"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "format"
+            | "minProperties"
+            | "maxProperties"
+            | "minItems"
+            | "maxItems"
+            | "minLength"
+            | "maxLength"
+    )
+}
+
+/// A `$ref` whose target the local validator resolves exactly as preflight
+/// does: `#`, or `#/$defs/NAME` / `#/definitions/NAME` with a plain name and an
+/// existing schema (an object or a boolean) there.
+fn plain_local_ref(root: &Value, reference: &str) -> bool {
+    if reference == "#" {
+        return true;
+    }
+    let Some(rest) = reference.strip_prefix("#/") else { return false };
+    let Some((container, name)) = rest.split_once('/') else { return false };
+    let plain =
+        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.');
+    plain
+        && matches!(container, "$defs" | "definitions")
+        && root.get(container).and_then(|d| d.get(name)).is_some_and(|t| t.is_object() || t.is_boolean())
 }
 
 impl Walk<'_> {
     fn node(&mut self, schema: &Value, at: &str, is_root: bool) {
         let Value::Object(map) = schema else { return };
         for (keyword, value) in map {
-            let here = crate::pointer::push(at, keyword);
+            if !self.build_may_fail {
+                self.build_may_fail = match keyword.as_str() {
+                    "$schema" if !is_root => {
+                        self.nested_schema = true;
+                        true
+                    }
+                    "$ref" => !value.as_str().is_some_and(|r| plain_local_ref(self.root, r)),
+                    "minProperties" | "maxProperties" | "minItems" | "maxItems" | "minLength" | "maxLength"
+                    | "minContains" | "maxContains" => value.as_u64().is_none(),
+                    k => !build_cannot_fail(k),
+                };
+            }
+            let here = || crate::pointer::push(at, keyword);
             if vocab::slot(self.draft, keyword).is_none() {
                 if self.opts.deny_unknown_keywords {
                     self.problems.push(Problem {
-                        pointer: here,
+                        pointer: here(),
                         message: format!("unknown keyword `{keyword}` (unknown keywords are denied)"),
                     });
                 } else {
@@ -219,7 +370,7 @@ impl Walk<'_> {
                 "$id" if !is_root => self.nested_ids = true,
                 "$ref" | "$dynamicRef" | "$recursiveRef" => {
                     if let Some(r) = value.as_str() {
-                        self.reference(keyword, r, &here);
+                        self.reference(keyword, r, at);
                     }
                 }
                 "enum" => {
@@ -227,7 +378,7 @@ impl Walk<'_> {
                         && items.len() > self.opts.max_enum
                     {
                         self.limit.push(Problem {
-                            pointer: here,
+                            pointer: here(),
                             message: format!(
                                 "`enum` has {} members, more than {} (option `max_enum`)",
                                 items.len(),
@@ -246,7 +397,7 @@ impl Walk<'_> {
         });
     }
 
-    fn reference(&mut self, keyword: &str, reference: &str, here: &str) {
+    fn reference(&mut self, keyword: &str, reference: &str, at: &str) {
         if keyword != "$ref" {
             // Dynamic references resolve within the document by anchors; the
             // validator build decides whether they are enforceable.
@@ -254,14 +405,14 @@ impl Walk<'_> {
         }
         if !reference.starts_with('#') {
             self.refs.push(Problem {
-                pointer: here.to_owned(),
+                pointer: crate::pointer::push(at, keyword),
                 message: format!(
                     "reference {reference:?} does not resolve inside the document: only local references are resolved, nothing is fetched"
                 ),
             });
         } else if crate::pointer::resolve_fragment(self.root, reference).is_none() {
             self.refs.push(Problem {
-                pointer: here.to_owned(),
+                pointer: crate::pointer::push(at, keyword),
                 message: format!("reference {reference:?} does not resolve inside the document"),
             });
         }

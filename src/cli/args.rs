@@ -22,9 +22,18 @@ pub(crate) struct Args {
     pub(crate) input: Option<String>,
     /// A second positional argument (`validate SCHEMA INSTANCE`).
     pub(crate) second: Option<String>,
+    /// Further positional arguments (only `bench` takes them).
+    pub(crate) extra: Vec<String>,
+    /// `bench --rounds N`.
+    pub(crate) rounds: Option<usize>,
 }
 
 impl Args {
+    /// The first positional argument beyond the two most commands take, if any.
+    pub(crate) fn too_many(&self) -> Option<&str> {
+        self.extra.first().map(String::as_str)
+    }
+
     pub(crate) fn parse(raw: &[String]) -> Result<Args, String> {
         let mut args = Args::default();
         let mut it = raw.iter();
@@ -62,6 +71,12 @@ impl Args {
                     let v = value("--claude-mechanism")?;
                     args.claude_mechanism = Some(v.parse::<ClaudeMechanism>().map_err(|e| e.message().to_owned())?);
                 }
+                "--rounds" => {
+                    let v = value("--rounds")?;
+                    let n = v.parse::<usize>().ok().filter(|n| *n > 0);
+                    args.rounds =
+                        Some(n.ok_or_else(|| format!("`--rounds` needs a positive whole number, got `{v}`"))?);
+                }
                 "-h" | "--help" => args.help = true,
                 "-" => set_input(&mut args, "-")?,
                 f if f.starts_with('-') => return Err(format!("unknown flag `{f}`")),
@@ -96,7 +111,7 @@ fn set_input(args: &mut Args, path: &str) -> Result<(), String> {
     match (&args.input, &args.second) {
         (None, _) => args.input = Some(path.to_owned()),
         (Some(_), None) => args.second = Some(path.to_owned()),
-        _ => return Err(format!("too many file arguments (also got `{path}`)")),
+        _ => args.extra.push(path.to_owned()),
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! (schema errors, a failed `--lines` line), 2 usage or I/O errors.
 
 mod args;
+mod bench;
 mod check;
 mod coverage;
 mod decode;
@@ -26,6 +27,7 @@ USAGE:
   schemacast decode --provider P --schema FILE [emit options] [RESPONSE|-]
   schemacast validate SCHEMA INSTANCE
   schemacast coverage [emit options] DIR
+  schemacast bench [--rounds N] [--provider P] [--mode M] [emit options] [DIR|FILE...]
   schemacast providers
   schemacast --help | --version
 
@@ -42,6 +44,10 @@ providers prints the table of providers: request fields, JSON mode, what is enfo
        keywords, limits and options (Markdown; the README's table is this output).
 coverage prints, per provider, the share of the schemas under DIR (plain schema files or
        JSON-Schema-Test-Suite files) at each enforcement level in mode `schema`.
+bench  times emission (compile + serialise the body) per schema for every provider x mode, and
+       decode per answer, each as a ratio to its floor measured in the same run (clone + serialise;
+       parse + validate), with the peak memory of each row. Default corpora: fixtures/ and
+       ../shared/corpora/json-schema-test-suite/draft2020-12 when present. Build with --release.
 
 Providers: openai, openai-responses, azure, groq, mistral, openrouter, deepseek, xai, cerebras,
 together, fireworks, perplexity, gemini, vertex, claude (alias anthropic), bedrock, ollama,
@@ -65,10 +71,14 @@ pub(crate) fn run(raw: &[String], io: &mut Io<'_>) -> i32 {
             io.print(&format!("schemacast {}", env!("CARGO_PKG_VERSION")));
             0
         }
-        "emit" | "check" | "decode" | "validate" | "coverage" | "providers" => match Args::parse(rest) {
+        "emit" | "check" | "decode" | "validate" | "coverage" | "bench" | "providers" => match Args::parse(rest) {
             Ok(args) if args.help => {
                 io.print(USAGE);
                 0
+            }
+            Ok(args) if command != "bench" && args.too_many().is_some() => {
+                let extra = args.too_many().unwrap_or_default();
+                usage_error(io, &format!("too many file arguments (also got `{extra}`)"))
             }
             Ok(args) => match command.as_str() {
                 "emit" => emit::run(&args, io),
@@ -76,6 +86,7 @@ pub(crate) fn run(raw: &[String], io: &mut Io<'_>) -> i32 {
                 "decode" => decode::decode(&args, io),
                 "validate" => decode::validate(&args, io),
                 "coverage" => coverage::run(&args, io),
+                "bench" => bench::run(&args, io),
                 _ => providers(io),
             },
             Err(message) => usage_error(io, &message),

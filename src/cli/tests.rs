@@ -280,3 +280,37 @@ fn ok_claude_mechanism_flag() {
     assert_eq!(o.code, 2);
     assert!(o.err.contains("unknown Claude mechanism"), "{}", o.err);
 }
+
+#[test]
+fn ok_bench_prints_its_columns() {
+    let dir = std::env::temp_dir().join(format!("schemacast-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let plain = dir.join("plain.json");
+    std::fs::write(&plain, r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#)
+        .expect("write");
+    // A JSON-Schema-Test-Suite file: its valid instances are the answers to decode.
+    let suite = dir.join("suite.json");
+    std::fs::write(
+        &suite,
+        r#"[{"description":"d","schema":{"type":"array","items":{"type":"integer"}},
+            "tests":[{"description":"ok","data":[1,2],"valid":true},{"description":"no","data":["x"],"valid":false}]}]"#,
+    )
+    .expect("write");
+    let (plain, suite) = (plain.to_string_lossy().into_owned(), suite.to_string_lossy().into_owned());
+    let o = cli(&["bench", "--rounds", "1", "--provider", "gemini", &plain, &suite], "");
+    assert_eq!(o.code, 0, "{}", o.err);
+    assert!(o.out.contains("files: 2 schemas"), "{}", o.out);
+    assert!(o.out.contains("provider     mode       schemas/s    ns/schema"), "{}", o.out);
+    assert!(o.out.contains("peak RSS"), "{}", o.out);
+    let rows: Vec<&str> = o.out.lines().filter(|l| l.starts_with("gemini ")).collect();
+    assert_eq!(rows.len(), 4, "one row per mode, one for decode: {}", o.out);
+    assert!(rows.iter().take(3).all(|r| r.contains("x clone")), "{}", o.out);
+    assert!(o.out.contains("files: 1 valid answers"), "{}", o.out);
+    assert!(rows[3].contains("x parse"), "{}", o.out);
+    assert!(o.out.contains("slowest emission:"), "{}", o.out);
+    assert!(o.err.is_empty(), "every valid answer decodes: {}", o.err);
+    assert_eq!(cli(&["bench", "--rounds", "0"], "").code, 2);
+    assert_eq!(cli(&["bench", "/nonexistent/schema.json"], "").code, 2);
+    assert_eq!(cli(&["emit", "-p", "openai", "a", "b", "c"], "").code, 2, "only bench takes many files");
+    let _ = std::fs::remove_dir_all(&dir);
+}

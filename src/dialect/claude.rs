@@ -180,9 +180,13 @@ fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Note> {
     cap_min_items(&mut schema, "", &mut notes, &mut exact);
     let mut annotated = None;
     if objects_only {
-        if let Value::Object(m) = &mut schema {
-            // Every accepted value is an object, so saying so is exact.
-            m.insert("type".to_owned(), json!("object"));
+        if schema.get("type") != Some(&json!("object")) {
+            return Err(Note::new(
+                "",
+                "type",
+                Action::Degraded,
+                "the root does not lower to one object schema, which Claude's strict schemas need",
+            ));
         }
     } else {
         let (sent, ann) = crate::reshape::wrap(schema.clone(), schema, &mut notes);

@@ -605,14 +605,16 @@ impl<'d> Lowerer<'_, 'd> {
         }
         let required: Vec<String> = f.required.clone();
         if let Some((cat, allowed)) = &closed {
-            if let Some(r) = required.iter().find(|r| !props.contains_key(r.as_str()) && !allowed.contains(r)) {
+            let allowed: HashSet<&str> = allowed.iter().map(String::as_str).collect();
+            if let Some(r) = required.iter().find(|r| !props.contains_key(r.as_str()) && !allowed.contains(r.as_str()))
+            {
                 return Err(Fail::new(
                     at,
                     "required",
                     format!("`{r}` is required but the object forbids it: accepts no value"),
                 ));
             }
-            if props.keys().any(|k| !allowed.contains(k)) {
+            if props.keys().any(|k| !allowed.contains(k.as_str())) {
                 self.widen(
                     cat,
                     "additionalProperties",

@@ -7,6 +7,7 @@ use crate::emission::Action;
 use crate::pointer;
 use crate::vocab;
 use serde_json::{Map, Number, Value};
+use std::collections::HashSet;
 
 /// A numeric bound: the value, whether it is exclusive, and where it came from.
 #[derive(Debug, Clone)]
@@ -231,9 +232,12 @@ impl<'d> Lowerer<'_, 'd> {
                 "properties" => {
                     if let Value::Object(props) = value {
                         let base = here(kw);
+                        // The keys of one object are distinct: a first list needs no search.
+                        let fresh = f.properties.is_empty();
                         for (name, sub) in props {
                             let src = (sub, pointer::push(&base, name));
-                            match f.properties.iter_mut().find(|(n, _)| n == name) {
+                            let known = if fresh { None } else { f.properties.iter_mut().find(|(n, _)| n == name) };
+                            match known {
                                 Some((_, list)) => list.push(src),
                                 None => f.properties.push((name.clone(), vec![src])),
                             }
@@ -242,11 +246,14 @@ impl<'d> Lowerer<'_, 'd> {
                 }
                 "required" => {
                     if let Value::Array(names) = value {
-                        for n in names.iter().filter_map(Value::as_str) {
-                            if !f.required.iter().any(|r| r == n) {
-                                f.required.push(n.to_owned());
-                            }
-                        }
+                        let mut seen: HashSet<&str> = f.required.iter().map(String::as_str).collect();
+                        let new: Vec<String> = names
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .filter(|n| seen.insert(n))
+                            .map(str::to_owned)
+                            .collect();
+                        f.required.extend(new);
                     }
                 }
                 "additionalProperties" => match value {

@@ -64,6 +64,7 @@ fn suite_sweep_no_panic_no_narrowing() {
     let mut panics = Vec::new();
     let mut narrowings = Vec::new();
     let mut rejections = Vec::new();
+    let mut deferred = Vec::new();
     let mut counts: BTreeMap<(String, &str), BTreeMap<String, usize>> = BTreeMap::new();
     use std::fmt::Write as _;
     let trace = std::env::var_os("SCHEMACAST_TRACE").is_some();
@@ -85,6 +86,11 @@ fn suite_sweep_no_panic_no_narrowing() {
                     Ok(Ok(em)) => em.enforcement().as_str().to_owned(),
                 };
                 *counts.entry((provider.name().to_owned(), mode.name())).or_default().entry(level).or_default() += 1;
+                if let Ok(Ok(em)) = &result
+                    && let Err(e) = em.local_validator()
+                {
+                    deferred.push(format!("{provider}/{mode}: {}: {e}", case.name));
+                }
                 let (Ok(Ok(em)), Some(v)) = (&result, &validator) else { continue };
                 if let Err(e) = crate::laws::acceptance(em) {
                     rejections.push(format!("{provider}/{mode}: {}: {e}", case.name));
@@ -108,6 +114,7 @@ fn suite_sweep_no_panic_no_narrowing() {
     }
     print!("{summary}");
     assert!(panics.is_empty(), "panics:\n{}", panics.join("\n"));
+    assert!(deferred.is_empty(), "deferred validator builds failed:\n{}", deferred.join("\n"));
     assert!(rejections.is_empty(), "{} rejection(s):\n{}", rejections.len(), rejections.join("\n"));
     assert!(narrowings.is_empty(), "{} narrowing(s):\n{}", narrowings.len(), narrowings.join("\n"));
     assert!(cases.len() > 400, "the suite has its cases ({})", cases.len());
@@ -118,4 +125,33 @@ fn suite_sweep_no_panic_no_narrowing() {
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     settings.bind(|| insta::assert_snapshot!("summary", summary));
+}
+
+/// Preflight defers the local validator's build only where the build cannot
+/// fail: for every fixture that compiles, the deferred build succeeds, and it
+/// agrees with an eager build.
+#[test]
+fn ok_deferred_validator_builds_for_every_fixture() {
+    let mut files = Vec::new();
+    let mut stack = vec![super::root().join("fixtures")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("fixtures are readable").filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() > 100, "the fixtures are there");
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("fixture is readable");
+        let Ok(schema) = serde_json::from_str::<Value>(&text) else { continue };
+        let Ok(em) = Options::new(Provider::OpenAi).compile(&schema) else { continue };
+        let eager =
+            crate::preflight::build_validator(&schema, crate::vocab::Draft::detect(&schema).expect("draft"), true);
+        assert!(eager.is_ok(), "{}: compiles, but the validator does not build", f.display());
+        assert!(em.local_validator().is_ok(), "{}: the deferred build fails", f.display());
+    }
 }

@@ -151,7 +151,10 @@ proptest! {
     fn prop_decode_round_trip(schema in strategies::schema(), xs in prop::collection::vec(strategies::instance(), 16)) {
         for opts in crate::laws::option_sets() {
             let Ok(em) = opts.compile(&schema) else { continue };
-            let Some(validator) = em.validator.clone() else { continue };
+            // A deferred validator build must never fail once compiling succeeded.
+            let validator = em.local_validator();
+            prop_assert!(validator.is_ok(), "deferred validator build failed: {:?}\nschema = {}", validator.err(), schema);
+            let Ok(Some(validator)) = validator else { continue };
             let check = native::Admits::new(&em);
             for x in xs.iter().filter(|x| validator.is_valid(x)) {
                 let Some(sent) = check.answer_for(x) else { continue };
