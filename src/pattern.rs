@@ -87,6 +87,18 @@ pub(crate) fn is_simple(pattern: &str) -> bool {
     !repeat_over(pattern, MAX_SIMPLE_REPEAT)
 }
 
+/// `true` when the local validator's build (jsonschema 0.61) is known to
+/// accept `pattern` without compiling it: a short pattern in the simple subset
+/// ([`is_simple`]) with at most one counted repetition (so the compiled program
+/// stays far below the regex engine's size limit), which jsonschema's own
+/// ECMA-262 translation accepts.
+pub(crate) fn builds_without_fail(pattern: &str) -> bool {
+    pattern.len() <= 512
+        && pattern.matches('{').count() <= 1
+        && is_simple(pattern)
+        && jsonschema_regex::to_rust_regex(pattern).is_ok()
+}
+
 /// Escapes that grammar converters (llama.cpp) are known to mishandle: shorthand
 /// classes, word boundaries, back-references, property classes, code points.
 fn has_unsafe_escape(body: &str) -> bool {
@@ -177,7 +189,19 @@ fn repeat_over(body: &str, max: u32) -> bool {
 
 #[cfg(test)]
 mod simple_tests {
-    use super::is_simple;
+    use super::{builds_without_fail, is_simple};
+
+    #[test]
+    fn ok_builds_without_fail_only_when_certain() {
+        assert!(builds_without_fail("^[a-z]+$"));
+        assert!(builds_without_fail(r"\d{3}-x"));
+        for p in ["[a-", "(a", "a{2}b{3}", "(?=a)", r"\p{L}"] {
+            assert!(!builds_without_fail(p), "{p}");
+        }
+        for p in ["[a-", "(a"] {
+            assert!(jsonschema::options().offline().build(&serde_json::json!({"pattern": p})).is_err(), "{p}");
+        }
+    }
 
     #[test]
     fn ok_simple() {

@@ -95,7 +95,7 @@ pub(crate) fn check(schema: &Value, opts: &Options) -> Result<Checked, Error> {
         nested_schema: false,
         build_may_fail: draft != Draft::Draft202012,
     };
-    walk.node(schema, "", true);
+    walk.node(schema, &vocab::Loc::ROOT, true);
     let eager = walk.build_may_fail || !walk.refs.is_empty();
     // When the validator must be built now, build it first: the build
     // meta-validates the schema against the same draft, so a successful build
@@ -183,6 +183,25 @@ fn kind_of(v: &Value) -> &'static str {
 
 /// Depth and node count, without recursion.
 fn check_size(schema: &Value, opts: &Options) -> Result<(), Error> {
+    // The common case, without building a pointer per value; the slow walk
+    // below repeats it with pointers only to name the spot of a failure.
+    let mut stack: Vec<(&Value, usize)> = vec![(schema, 0)];
+    let mut nodes = 0usize;
+    while let Some((v, depth)) = stack.pop() {
+        nodes += 1;
+        if nodes > opts.max_nodes || depth > opts.max_depth {
+            return check_size_located(schema, opts);
+        }
+        match v {
+            Value::Object(m) => stack.extend(m.values().rev().map(|c| (c, depth + 1))),
+            Value::Array(items) => stack.extend(items.iter().rev().map(|c| (c, depth + 1))),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn check_size_located(schema: &Value, opts: &Options) -> Result<(), Error> {
     let mut stack: Vec<(&Value, usize, String)> = vec![(schema, 0, String::new())];
     let mut nodes = 0usize;
     while let Some((v, depth, at)) = stack.pop() {
@@ -317,24 +336,24 @@ fn build_cannot_fail(keyword: &str) -> bool {
     )
 }
 
+/// The draft 2020-12 meta-schema: jsonschema resolves it offline from its own
+/// copy, so a reference to it always builds.
+const META_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
 /// A `$ref` whose target the local validator resolves exactly as preflight
-/// does: `#`, or `#/$defs/NAME` / `#/definitions/NAME` with a plain name and an
-/// existing schema (an object or a boolean) there.
-fn plain_local_ref(root: &Value, reference: &str) -> bool {
-    if reference == "#" {
+/// does: `#`, a JSON-Pointer fragment `#/…` that lands on a schema (an object
+/// or a boolean), or the 2020-12 meta-schema. (A document with a `$id` is
+/// always built eagerly, so fragments resolve against the root here.)
+fn certified_ref(root: &Value, reference: &str) -> bool {
+    if reference == "#" || reference == META_2020_12 {
         return true;
     }
-    let Some(rest) = reference.strip_prefix("#/") else { return false };
-    let Some((container, name)) = rest.split_once('/') else { return false };
-    let plain =
-        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.');
-    plain
-        && matches!(container, "$defs" | "definitions")
-        && root.get(container).and_then(|d| d.get(name)).is_some_and(|t| t.is_object() || t.is_boolean())
+    reference.starts_with("#/")
+        && crate::pointer::resolve_fragment(root, reference).is_some_and(|(t, _)| t.is_object() || t.is_boolean())
 }
 
 impl Walk<'_> {
-    fn node(&mut self, schema: &Value, at: &str, is_root: bool) {
+    fn node(&mut self, schema: &Value, loc: &vocab::Loc<'_>, is_root: bool) {
         let Value::Object(map) = schema else { return };
         for (keyword, value) in map {
             if !self.build_may_fail {
@@ -343,13 +362,20 @@ impl Walk<'_> {
                         self.nested_schema = true;
                         true
                     }
-                    "$ref" => !value.as_str().is_some_and(|r| plain_local_ref(self.root, r)),
+                    // The root `$schema` is one of the known draft URIs (checked
+                    // above); it only selects the draft the build uses.
+                    "$schema" => false,
+                    "$ref" => !value.as_str().is_some_and(|r| certified_ref(self.root, r)),
+                    "pattern" => !value.as_str().is_some_and(crate::pattern::builds_without_fail),
+                    "patternProperties" => {
+                        !value.as_object().is_some_and(|m| m.keys().all(|k| crate::pattern::builds_without_fail(k)))
+                    }
                     "minProperties" | "maxProperties" | "minItems" | "maxItems" | "minLength" | "maxLength"
                     | "minContains" | "maxContains" => value.as_u64().is_none(),
                     k => !build_cannot_fail(k),
                 };
             }
-            let here = || crate::pointer::push(at, keyword);
+            let here = || crate::pointer::push(&loc.pointer(), keyword);
             if vocab::slot(self.draft, keyword).is_none() {
                 if self.opts.deny_unknown_keywords {
                     self.problems.push(Problem {
@@ -358,7 +384,7 @@ impl Walk<'_> {
                     });
                 } else {
                     self.notes.push(Note::new(
-                        at,
+                        loc.pointer(),
                         keyword.as_str(),
                         Action::Ignored,
                         "unknown keyword, read as an annotation: not enforced locally, not sent natively",
@@ -370,7 +396,7 @@ impl Walk<'_> {
                 "$id" if !is_root => self.nested_ids = true,
                 "$ref" | "$dynamicRef" | "$recursiveRef" => {
                     if let Some(r) = value.as_str() {
-                        self.reference(keyword, r, at);
+                        self.reference(keyword, r, loc);
                     }
                 }
                 "enum" => {
@@ -392,27 +418,28 @@ impl Walk<'_> {
         }
         let draft = self.draft;
         vocab::for_each_child(draft, map, |child| {
-            let p = child.pointer(at);
-            self.node(child.schema, &p, false);
+            self.node(child.schema, &loc.child(&child), false);
         });
     }
 
-    fn reference(&mut self, keyword: &str, reference: &str, at: &str) {
+    fn reference(&mut self, keyword: &str, reference: &str, loc: &vocab::Loc<'_>) {
         if keyword != "$ref" {
             // Dynamic references resolve within the document by anchors; the
             // validator build decides whether they are enforceable.
             return;
         }
-        if !reference.starts_with('#') {
+        if reference == META_2020_12 && self.draft == Draft::Draft202012 {
+            // Resolved offline from jsonschema's own copy.
+        } else if !reference.starts_with('#') {
             self.refs.push(Problem {
-                pointer: crate::pointer::push(at, keyword),
+                pointer: crate::pointer::push(&loc.pointer(), keyword),
                 message: format!(
                     "reference {reference:?} does not resolve inside the document: only local references are resolved, nothing is fetched"
                 ),
             });
         } else if crate::pointer::resolve_fragment(self.root, reference).is_none() {
             self.refs.push(Problem {
-                pointer: crate::pointer::push(at, keyword),
+                pointer: crate::pointer::push(&loc.pointer(), keyword),
                 message: format!("reference {reference:?} does not resolve inside the document"),
             });
         }

@@ -101,7 +101,16 @@ pub(crate) fn wrap(sent: Value, ann: Value, notes: &mut Vec<Note>) -> (Value, Va
         Action::Rewritten,
         "reshape: the root is wrapped as `{\"value\": …}`; decode unwraps it",
     ));
-    let envelope = |inner: Value| json!({"type": "object", "properties": {"value": inner}, "required": ["value"], "additionalProperties": false});
+    let envelope = |inner: Value| {
+        let mut props = Map::new();
+        props.insert("value".to_owned(), inner);
+        let mut m = Map::new();
+        m.insert("type".to_owned(), json!("object"));
+        m.insert("properties".to_owned(), Value::Object(props));
+        m.insert("required".to_owned(), json!(["value"]));
+        m.insert("additionalProperties".to_owned(), Value::Bool(false));
+        Value::Object(m)
+    };
     let mut a = envelope(ann);
     if let Value::Object(m) = &mut a {
         m.insert(WRAPPED.to_owned(), Value::Bool(true));

@@ -106,6 +106,30 @@ pub(crate) enum Token<'a> {
     Empty,
 }
 
+/// A location below the root, kept as a chain of child tokens and written out
+/// as a JSON Pointer only when a message needs it.
+#[derive(Clone, Copy)]
+pub(crate) struct Loc<'a> {
+    parent: Option<&'a Loc<'a>>,
+    tokens: [Token<'a>; 2],
+}
+
+impl<'a> Loc<'a> {
+    /// The root.
+    pub(crate) const ROOT: Loc<'static> = Loc { parent: None, tokens: [Token::Empty, Token::Empty] };
+
+    /// The location of `child` below this one.
+    pub(crate) fn child(&'a self, child: &Child<'a>) -> Loc<'a> {
+        Loc { parent: Some(self), tokens: child.tokens }
+    }
+
+    /// The JSON Pointer of this location.
+    pub(crate) fn pointer(&self) -> String {
+        let base = self.parent.map(Loc::pointer).unwrap_or_default();
+        Child { tokens: self.tokens, schema: &Value::Null }.pointer(&base)
+    }
+}
+
 impl Child<'_> {
     /// The pointer of this child, given the pointer of its parent.
     pub(crate) fn pointer(&self, parent: &str) -> String {

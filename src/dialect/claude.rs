@@ -14,6 +14,7 @@
 //! 24 optional and 16 union-typed properties, simple patterns. A schema outside
 //! them falls back to the guidance tool.
 
+use super::object;
 use crate::analysis::{self, Doc};
 use crate::emission::{Action, Emission, Enforcement, Note};
 use crate::lower::{self, Literals, PatternRule, Rules};
@@ -311,7 +312,9 @@ fn send_strict(
             if let Some(d) = description {
                 js.insert("description".to_owned(), json!(d));
             }
-            em.body = json!({"outputConfig": {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": js}}}});
+            let format =
+                object([("type", json!("json_schema")), ("structure", object([("jsonSchema", Value::Object(js))]))]);
+            em.body = object([("outputConfig", object([("textFormat", format)]))]);
             em.notes.push(Note::new(
                 "",
                 "outputConfig",
@@ -320,7 +323,7 @@ fn send_strict(
             ));
         }
         (ClaudeMechanism::OutputFormatBeta, _) => {
-            em.body = json!({"output_format": {"type": "json_schema", "schema": schema}});
+            em.body = object([("output_format", object([("type", json!("json_schema")), ("schema", schema)]))]);
             em.headers.push((BETA_HEADER.0.to_owned(), BETA_HEADER.1.to_owned()));
             em.notes.push(Note::new(
                 "",
@@ -330,7 +333,8 @@ fn send_strict(
             ));
         }
         _ => {
-            em.body = json!({"output_config": {"format": {"type": "json_schema", "schema": schema}}});
+            let format = object([("type", json!("json_schema")), ("schema", schema)]);
+            em.body = object([("output_config", object([("format", format)]))]);
         }
     }
     if mechanism != ClaudeMechanism::StrictTool {
@@ -402,11 +406,12 @@ fn forced_tool(em: &mut Emission, profile: &Profile, input_schema: Value, descri
         let mut spec = Map::new();
         spec.insert("name".to_owned(), json!(TOOL));
         spec.insert("description".to_owned(), json!(text));
-        spec.insert("inputSchema".to_owned(), json!({"json": input_schema}));
+        spec.insert("inputSchema".to_owned(), object([("json", input_schema)]));
         if strict {
             spec.insert("strict".to_owned(), Value::Bool(true));
         }
-        json!({"toolConfig": {"tools": [{"toolSpec": spec}], "toolChoice": {"tool": {"name": TOOL}}}})
+        let tools = Value::Array(vec![object([("toolSpec", Value::Object(spec))])]);
+        object([("toolConfig", object([("tools", tools), ("toolChoice", json!({"tool": {"name": TOOL}}))]))])
     } else {
         let mut tool = Map::new();
         tool.insert("name".to_owned(), json!(TOOL));
@@ -415,7 +420,10 @@ fn forced_tool(em: &mut Emission, profile: &Profile, input_schema: Value, descri
         if strict {
             tool.insert("strict".to_owned(), Value::Bool(true));
         }
-        json!({"tools": [tool], "tool_choice": {"type": "tool", "name": TOOL}})
+        object([
+            ("tools", Value::Array(vec![Value::Object(tool)])),
+            ("tool_choice", json!({"type": "tool", "name": TOOL})),
+        ])
     };
     em.enforcement = Enforcement::Json;
     if !strict {

@@ -1,6 +1,7 @@
 //! Where the native schema goes in each provider's request body: the one place
 //! that knows the request shapes of the OpenAI-style, Cohere and Ollama fields.
 
+use super::object;
 use crate::profile::{Envelope, Profile};
 use serde_json::{Map, Value, json};
 
@@ -8,8 +9,10 @@ use serde_json::{Map, Value, json};
 pub(crate) fn schema_fragment(profile: &Profile, name: &str, schema: Value) -> Value {
     let mut fields = Map::new();
     match profile.envelope {
-        Envelope::Cohere => json!({"response_format": {"type": "json_object", "json_schema": schema}}),
-        Envelope::OllamaFormat => json!({"format": schema}),
+        Envelope::Cohere => {
+            object([("response_format", object([("type", json!("json_object")), ("json_schema", schema)]))])
+        }
+        Envelope::OllamaFormat => object([("format", schema)]),
         Envelope::Responses => {
             fields.insert("type".to_owned(), json!("json_schema"));
             fields.insert("name".to_owned(), json!(name));
@@ -17,7 +20,7 @@ pub(crate) fn schema_fragment(profile: &Profile, name: &str, schema: Value) -> V
                 fields.insert("strict".to_owned(), Value::Bool(true));
             }
             fields.insert("schema".to_owned(), schema);
-            json!({"text": {"format": fields}})
+            object([("text", object([("format", Value::Object(fields))]))])
         }
         // Chat Completions (the Gemini, Anthropic and Converse shapes are built by
         // their own dialects and never reach here).
@@ -27,7 +30,10 @@ pub(crate) fn schema_fragment(profile: &Profile, name: &str, schema: Value) -> V
                 fields.insert("strict".to_owned(), Value::Bool(true));
             }
             fields.insert("schema".to_owned(), schema);
-            json!({"response_format": {"type": "json_schema", "json_schema": fields}})
+            object([(
+                "response_format",
+                object([("type", json!("json_schema")), ("json_schema", Value::Object(fields))]),
+            )])
         }
     }
 }

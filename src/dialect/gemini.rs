@@ -86,9 +86,16 @@ pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
             em.notes.extend(lowered.notes);
             let native = match opts.gemini_dialect {
                 GeminiDialect::ResponseSchema => to_openapi(&lowered.schema),
-                GeminiDialect::JsonSchema => with_ordering(&lowered.schema),
+                GeminiDialect::JsonSchema => {
+                    let mut s = lowered.schema;
+                    with_ordering(&mut s);
+                    s
+                }
             };
-            em.body = json!({"generationConfig": {"responseMimeType": MIME, field: native}});
+            em.body = super::object([(
+                "generationConfig",
+                super::object([("responseMimeType", json!(MIME)), (field, native)]),
+            )]);
             em.enforcement = if lowered.exact { Enforcement::Exact } else { Enforcement::Widened };
         }
         Err(fail) => {
@@ -229,20 +236,20 @@ fn single(m: &Map<String, Value>, t: &str) -> Value {
 
 /// Adds `propertyOrdering` to every object of a `responseJsonSchema`, so the
 /// answer's key order follows the source.
-fn with_ordering(v: &Value) -> Value {
-    let Value::Object(m) = v else { return v.clone() };
-    let mut out = Map::new();
-    for (k, converted) in lower::map_children(m, &with_ordering) {
-        let order = match (k.as_str(), m.get(&k)) {
-            ("properties", Some(Value::Object(p))) if !p.is_empty() => {
-                Some(Value::Array(p.keys().map(|k| Value::String(k.clone())).collect()))
-            }
-            _ => None,
-        };
-        out.insert(k, converted);
-        if let Some(order) = order {
-            out.insert("propertyOrdering".to_owned(), order);
+fn with_ordering(v: &mut Value) {
+    let Value::Object(m) = v else { return };
+    lower::for_each_child_mut(m, &mut with_ordering);
+    let order = match m.get("properties") {
+        Some(Value::Object(p)) if !p.is_empty() => Value::Array(p.keys().map(|k| Value::String(k.clone())).collect()),
+        _ => return,
+    };
+    // Re-insert in order (moving, not copying) so the ordering follows `properties`.
+    let old = std::mem::take(m);
+    for (k, sub) in old {
+        let is_properties = k == "properties";
+        m.insert(k, sub);
+        if is_properties {
+            m.insert("propertyOrdering".to_owned(), order.clone());
         }
     }
-    Value::Object(out)
 }

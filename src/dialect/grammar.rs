@@ -44,10 +44,18 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
         prompt_only(em, profile);
         return;
     }
-    match lower::lower(doc, grammar.rules, opts.closed_world, opts.assert_formats) {
+    let lowered = lower::lower(doc, grammar.rules, opts.closed_world, opts.assert_formats).and_then(|l| {
+        let object_typed = l.schema.get("type") == Some(&json!("object")) || l.schema.get("anyOf").is_some();
+        if grammar.object_root && !object_typed {
+            return Err(lower::Fail::new("", "type", "the root does not lower to an object schema"));
+        }
+        Ok(l)
+    });
+    match lowered {
         Ok(lowered) => {
             em.notes.extend(lowered.notes);
-            let native = defuse(&lowered.schema, grammar.any_as_type_array);
+            let mut native = lowered.schema;
+            defuse(&mut native, grammar.any_as_type_array);
             em.body = envelope::schema_fragment(profile, &opts.name, native);
             em.enforcement = if lowered.exact { Enforcement::Exact } else { Enforcement::Widened };
         }
@@ -87,9 +95,9 @@ fn prompt_only(em: &mut Emission, profile: &Profile) {
 /// Gives every node that says nothing about its type an explicit union of all
 /// types (and an open object), so no engine reads it as "any object" or
 /// rejects an empty schema.
-fn defuse(v: &Value, type_array: bool) -> Value {
-    let Value::Object(m) = v else { return v.clone() };
-    let mut out = lower::map_children(m, &|c| defuse(c, type_array));
+fn defuse(v: &mut Value, type_array: bool) {
+    let Value::Object(out) = v else { return };
+    lower::for_each_child_mut(out, &mut |c| defuse(c, type_array));
     let typed = ["type", "anyOf", "enum", "const", "$ref"].iter().any(|k| out.contains_key(*k));
     if !typed {
         if type_array {
@@ -97,19 +105,18 @@ fn defuse(v: &Value, type_array: bool) -> Value {
             // The object copy must stay open, whatever the reader's default.
             out.entry("additionalProperties").or_insert(Value::Bool(true));
         } else {
-            let branches: Vec<Value> =
-                ANY_TYPE
-                    .iter()
-                    .map(|t| {
-                        if *t == "object" {
-                            json!({"type": t, "additionalProperties": true})
-                        } else {
-                            json!({"type": t})
-                        }
-                    })
-                    .collect();
+            let branches: Vec<Value> = ANY_TYPE
+                .iter()
+                .map(|t| {
+                    let mut b = serde_json::Map::new();
+                    b.insert("type".to_owned(), Value::String((*t).to_owned()));
+                    if *t == "object" {
+                        b.insert("additionalProperties".to_owned(), Value::Bool(true));
+                    }
+                    Value::Object(b)
+                })
+                .collect();
             out.insert("anyOf".to_owned(), Value::Array(branches));
         }
     }
-    Value::Object(out)
 }

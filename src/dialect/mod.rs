@@ -21,3 +21,9 @@ pub(crate) fn nothing_native(em: &mut Emission, why: &str) {
         format!("{why}: nothing native is sent; ask for the JSON in the prompt and validate locally"),
     ));
 }
+
+/// A JSON object from `(key, value)` pairs, moving the values. (`json!` copies
+/// an interpolated value through its serializer: a deep copy of the schema.)
+pub(crate) fn object<const N: usize>(pairs: [(&str, serde_json::Value); N]) -> serde_json::Value {
+    serde_json::Value::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}

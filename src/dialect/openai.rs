@@ -40,16 +40,29 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
         fallback(em, profile, doc);
         return;
     };
+    // 0. Strict mode needs an object root. Without reshape, a schema that
+    //    accepts other values cannot get one (the rewrites only widen), so the
+    //    qualifier and the rewrite are not run for it.
+    let objects_only = analysis::accepts_only_objects(doc, doc.root);
+    if !objects_only && !opts.reshape {
+        em.notes.push(Note::new(
+            "",
+            "type",
+            Action::Degraded,
+            "strict mode needs an object root, and the schema accepts values that are not objects (`--reshape` wraps them as `{\"value\": …}`)",
+        ));
+        fallback_known(em, profile, false);
+        return;
+    }
     // 1. The schema exactly as written (annotations aside): exact, `$defs` and
     //    recursion kept.
-    let reasons = match strict::qualify(doc, doc.root, rules, opts.assert_formats) {
-        Verdict::Qualifies { schema, edits } => {
-            em.notes.extend(edits);
-            send_strict(em, profile, opts, schema, Enforcement::Exact);
-            return;
-        }
-        Verdict::Fails(reasons) => reasons,
-    };
+    // The first pass stops at the first reason; the full list is gathered
+    // only when it is reported (the rewrite fails too).
+    if let Verdict::Qualifies { schema, edits } = strict::qualify_fast(doc, doc.root, rules, opts.assert_formats) {
+        em.notes.extend(edits);
+        send_strict(em, profile, opts, schema, Enforcement::Exact);
+        return;
+    }
     // 2. Rewritten into the subset by the lowering: closable objects closed
     //    (closed-world projection), unsupported keywords dropped (widening),
     //    references inlined, unions distributed; then qualified again.
@@ -61,7 +74,9 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
             send_strict(em, profile, opts, schema, level);
         }
         Err(why) => {
-            em.notes.extend(reasons);
+            if let Verdict::Fails(reasons) = strict::qualify(doc, doc.root, rules, opts.assert_formats) {
+                em.notes.extend(reasons);
+            }
             em.notes.push(why);
             fallback(em, profile, doc);
         }
@@ -75,9 +90,14 @@ fn send_strict(em: &mut Emission, profile: &Profile, opts: &Options, schema: ser
 }
 
 fn fallback(em: &mut Emission, profile: &Profile, doc: &Doc<'_>) {
+    fallback_known(em, profile, analysis::accepts_only_objects(doc, doc.root));
+}
+
+/// The fallback when whether the schema accepts only objects is known.
+fn fallback_known(em: &mut Emission, profile: &Profile, objects_only: bool) {
     if !profile.json_mode {
         no_json_mode(em, profile);
-    } else if analysis::accepts_only_objects(doc, doc.root) {
+    } else if objects_only {
         em.notes.push(Note::new(
             "",
             "",
@@ -120,7 +140,8 @@ type Rewritten = (serde_json::Value, bool, Vec<Note>, Option<serde_json::Value>)
 fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Note> {
     let lowered = lower::lower(doc, &lowering_rules(rules, opts.reshape), opts.closed_world, opts.assert_formats)
         .map_err(|f| f.0)?;
-    let mut schema = split_type_arrays(&lowered.schema, rules.type_arrays);
+    let mut schema = lowered.schema;
+    split_type_arrays(&mut schema, rules.type_arrays);
     let mut reshape_notes = Vec::new();
     let mut annotated = None;
     if opts.reshape {
@@ -132,7 +153,7 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritt
         annotated = Some(ann);
     }
     let out_doc = Doc { root: &schema, draft: crate::vocab::Draft::Draft202012, refs_resolvable: true };
-    match strict::qualify(&out_doc, &schema, rules, opts.assert_formats) {
+    match strict::qualify_fast(&out_doc, &schema, rules, opts.assert_formats) {
         Verdict::Qualifies { schema, .. } => {
             let mut notes = lowered.notes;
             notes.extend(reshape_notes);
@@ -160,30 +181,29 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritt
 /// not at all, `nullable_pairs` false): any other type array becomes an `anyOf`
 /// with one branch per type, each carrying the keywords of its type (exact:
 /// type-specific keywords only ever apply to their type).
-fn split_type_arrays(v: &serde_json::Value, nullable_pairs: bool) -> serde_json::Value {
+fn split_type_arrays(v: &mut serde_json::Value, nullable_pairs: bool) {
     use serde_json::{Map, Value};
-    let Value::Object(m) = v else { return v.clone() };
-    let out = lower::map_children(m, &|c| split_type_arrays(c, nullable_pairs));
+    let Value::Object(out) = v else { return };
+    lower::for_each_child_mut(out, &mut |c| split_type_arrays(c, nullable_pairs));
     let names: Vec<String> = match out.get("type") {
         Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
-        _ => return Value::Object(out),
+        _ => return,
     };
     let non_null: Vec<&String> = names.iter().filter(|n| *n != "null").collect();
     let pair_ok = nullable_pairs && non_null.len() <= 1;
     if pair_ok || (out.contains_key("enum") && nullable_pairs) {
-        return Value::Object(out);
+        return;
     }
     if let [only] = names.as_slice() {
-        let mut out = out;
         out.insert("type".to_owned(), Value::String(only.clone()));
-        return Value::Object(out);
+        return;
     }
     let mut branches = Vec::new();
     for t in &names {
         let family = if t == "integer" { "number" } else { t.as_str() };
         let mut b = Map::new();
         b.insert("type".to_owned(), Value::String(t.clone()));
-        for (k, sub) in &out {
+        for (k, sub) in out.iter() {
             if lower::keyword_type(k) == Some(family) && k != "enum" {
                 b.insert(k.clone(), sub.clone());
             }
@@ -204,7 +224,7 @@ fn split_type_arrays(v: &serde_json::Value, nullable_pairs: bool) -> serde_json:
         }
     }
     node.insert("anyOf".to_owned(), Value::Array(branches));
-    Value::Object(node)
+    *v = Value::Object(node);
 }
 
 /// `true` when the literal `l` is of JSON type `t`.

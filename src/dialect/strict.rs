@@ -32,12 +32,23 @@ const BASE_TYPES: &[&str] = &["string", "number", "integer", "boolean", "object"
 const STRUCTURAL: &[&str] =
     &["type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref", "enum", "const"];
 
-/// Qualifies `schema` under `rules`.
+/// Qualifies `schema` under `rules`, listing every reason it fails.
 pub(crate) fn qualify(doc: &Doc<'_>, schema: &Value, rules: &StrictRules, assert_formats: bool) -> Verdict {
+    run(doc, schema, rules, assert_formats, false)
+}
+
+/// As [`qualify`], but stops at the first reason (the only one then reported):
+/// for callers that only need the verdict.
+pub(crate) fn qualify_fast(doc: &Doc<'_>, schema: &Value, rules: &StrictRules, assert_formats: bool) -> Verdict {
+    run(doc, schema, rules, assert_formats, true)
+}
+
+fn run(doc: &Doc<'_>, schema: &Value, rules: &StrictRules, assert_formats: bool, fail_fast: bool) -> Verdict {
     let mut q = Qualifier {
         doc,
         rules,
         assert_formats,
+        fail_fast,
         fails: Vec::new(),
         edits: Vec::new(),
         properties: 0,
@@ -45,6 +56,9 @@ pub(crate) fn qualify(doc: &Doc<'_>, schema: &Value, rules: &StrictRules, assert
         chars: 0,
     };
     let out = q.root(schema);
+    if fail_fast && !q.fails.is_empty() {
+        return Verdict::Fails(q.fails);
+    }
     q.limits(schema);
     let size = if rules.max_schema_chars == usize::MAX { 0 } else { out.to_string().chars().count() };
     if size > rules.max_schema_chars {
@@ -73,6 +87,8 @@ struct Qualifier<'a, 'd> {
     doc: &'a Doc<'d>,
     rules: &'a StrictRules,
     assert_formats: bool,
+    /// Stop at the first failure.
+    fail_fast: bool,
     fails: Vec<Note>,
     edits: Vec<Note>,
     properties: usize,
@@ -129,6 +145,9 @@ impl Qualifier<'_, '_> {
 
     /// Checks one schema object and returns its cleaned copy.
     fn node(&mut self, map: &Map<String, Value>, at: &str, is_root: bool) -> Value {
+        if self.fail_fast && !self.fails.is_empty() {
+            return Value::Null;
+        }
         let mut out = Map::new();
         let mut kept: Vec<&str> = Vec::new();
         for (keyword, value) in map {

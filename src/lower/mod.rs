@@ -108,23 +108,27 @@ pub(crate) fn keyword_type(kw: &str) -> Option<&'static str> {
     })
 }
 
-/// Applies `f` to every direct sub-schema of a normal-form node (`properties`,
-/// `$defs`, `items`, `additionalProperties`, `anyOf`, `prefixItems`) and keeps
-/// every other keyword as it is: the walk the dialect syntax passes share.
-pub(crate) fn map_children(m: &Map<String, Value>, f: &dyn Fn(&Value) -> Value) -> Map<String, Value> {
-    m.iter()
-        .map(|(k, sub)| {
-            let converted = match (k.as_str(), sub) {
-                ("properties" | "$defs", Value::Object(p)) => {
-                    Value::Object(p.iter().map(|(k, v)| (k.clone(), f(v))).collect())
+/// Applies `f` in place to every direct sub-schema of a normal-form node
+/// (`properties`, `$defs`, `items`, `additionalProperties`, `anyOf`,
+/// `prefixItems`), leaving every other keyword as it is: the walk the dialect
+/// syntax passes share.
+pub(crate) fn for_each_child_mut(m: &mut Map<String, Value>, f: &mut dyn FnMut(&mut Value)) {
+    for (k, sub) in m.iter_mut() {
+        match (k.as_str(), sub) {
+            ("properties" | "$defs", Value::Object(p)) => {
+                for v in p.values_mut() {
+                    f(v);
                 }
-                ("items" | "additionalProperties", v) => f(v),
-                ("anyOf" | "prefixItems", Value::Array(a)) => Value::Array(a.iter().map(f).collect()),
-                _ => sub.clone(),
-            };
-            (k.clone(), converted)
-        })
-        .collect()
+            }
+            ("items" | "additionalProperties", v) => f(v),
+            ("anyOf" | "prefixItems", Value::Array(a)) => {
+                for v in a.iter_mut() {
+                    f(v);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A location the dialect cannot express.
