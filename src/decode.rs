@@ -179,7 +179,7 @@ fn responses(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
     }
     let finish = match body.get("status").and_then(Value::as_str) {
         Some("completed") | None => FinishReason::Stop,
-        Some("incomplete") => match body.pointer("/incomplete_details/reason").and_then(Value::as_str) {
+        Some("incomplete") => match dig(body, &["incomplete_details", "reason"]).and_then(Value::as_str) {
             Some("max_output_tokens") => FinishReason::Length,
             Some("content_filter") => FinishReason::ContentFilter,
             Some(other) => FinishReason::Other(other.to_owned()),
@@ -235,7 +235,7 @@ fn cohere(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
 /// Bedrock Converse: `output.message.content[]` blocks `{text}` or
 /// `{toolUse: {name, input}}`; `stopReason`.
 fn converse(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
-    let Some(blocks) = body.pointer("/output/message/content").and_then(Value::as_array) else {
+    let Some(blocks) = dig(body, &["output", "message", "content"]).and_then(Value::as_array) else {
         let why = body.get("message").and_then(Value::as_str).map(str::to_owned);
         return Err(DecodeError::NoAnswer(
             why.or_else(|| error_message(body))
@@ -264,13 +264,22 @@ fn converse(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
     finish_text(text, finish)
 }
 
+/// `body` at a path of keys and array indices, without `Value::pointer`'s
+/// per-token allocations (decode runs on every answer).
+fn dig<'a>(body: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(body, |v, step| match v {
+        Value::Array(items) => items.get(step.parse::<usize>().ok()?),
+        other => other.get(*step),
+    })
+}
+
 fn error_message(body: &Value) -> Option<String> {
     let e = body.get("error")?;
     Some(e.get("message").and_then(Value::as_str).map_or_else(|| e.to_string(), str::to_owned))
 }
 
 fn openai(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
-    let Some(choice) = body.pointer("/choices/0") else {
+    let Some(choice) = dig(body, &["choices", "0"]) else {
         return Err(DecodeError::NoAnswer(
             error_message(body).unwrap_or_else(|| "no `choices[0]` in the response".to_owned()),
         ));
@@ -295,8 +304,8 @@ fn openai(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
 }
 
 fn gemini(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
-    let Some(candidate) = body.pointer("/candidates/0") else {
-        if let Some(reason) = body.pointer("/promptFeedback/blockReason").and_then(Value::as_str) {
+    let Some(candidate) = dig(body, &["candidates", "0"]) else {
+        if let Some(reason) = dig(body, &["promptFeedback", "blockReason"]).and_then(Value::as_str) {
             return Err(DecodeError::NoAnswer(format!("the prompt was blocked ({reason})")));
         }
         return Err(DecodeError::NoAnswer(
@@ -311,8 +320,7 @@ fn gemini(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
         }
         Some(other) => FinishReason::Other(other.to_owned()),
     };
-    let text: String = candidate
-        .pointer("/content/parts")
+    let text: String = dig(candidate, &["content", "parts"])
         .and_then(Value::as_array)
         .map(|parts| {
             parts
@@ -334,7 +342,7 @@ fn ollama(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
         Some("length") => FinishReason::Length,
         Some(other) => FinishReason::Other(other.to_owned()),
     };
-    let Some(text) = body.pointer("/message/content").and_then(Value::as_str) else {
+    let Some(text) = dig(body, &["message", "content"]).and_then(Value::as_str) else {
         return Err(DecodeError::NoAnswer("no `message.content` in the response".to_owned()));
     };
     finish_text(text.to_owned(), finish)

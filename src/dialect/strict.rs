@@ -187,7 +187,10 @@ impl Qualifier<'_, '_> {
                 continue;
             }
             kept.push(kw);
-            out.insert(keyword.clone(), value.clone());
+            // Sub-schema containers are replaced by their cleaned copies below
+            // (or the schema fails): hold their place without copying them.
+            let copy = if matches!(kw, "properties" | "items" | "anyOf") { Value::Null } else { value.clone() };
+            out.insert(keyword.clone(), copy);
         }
 
         if kept.contains(&"$ref") {
