@@ -4,7 +4,7 @@
 
 use crate::error::Error;
 use crate::profile::Envelope;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::fmt;
 
 /// Why the provider stopped, normalised across providers.
@@ -390,6 +390,41 @@ fn finish_text(text: String, finish: FinishReason) -> Result<(Raw, FinishReason)
         }
         _ if text.trim().is_empty() => Err(DecodeError::NoAnswer("the answer is empty".to_owned())),
         _ => Ok((Raw::Text(text), finish)),
+    }
+}
+
+/// A minimal successful response body of the request shape `envelope`
+/// carrying `x` as the answer to the request `request`.
+pub(crate) fn response_body(envelope: Envelope, request: &Value, x: &Value) -> Value {
+    let text = x.to_string();
+    let tool = crate::dialect::claude::TOOL;
+    match envelope {
+        Envelope::Gemini => {
+            json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}]})
+        }
+        Envelope::OllamaFormat => {
+            json!({"model": "m", "message": {"role": "assistant", "content": text}, "done_reason": "stop", "done": true})
+        }
+        Envelope::Anthropic if request.get("tools").is_some() => {
+            json!({"type": "message", "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t", "name": tool, "input": x}], "stop_reason": "tool_use"})
+        }
+        Envelope::Anthropic => json!({"type": "message", "role": "assistant",
+            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"}),
+        Envelope::Converse if request.get("toolConfig").is_some() => {
+            json!({"output": {"message": {"role": "assistant",
+            "content": [{"toolUse": {"toolUseId": "t", "name": tool, "input": x}}]}}, "stopReason": "tool_use"})
+        }
+        Envelope::Converse => json!({"output": {"message": {"role": "assistant", "content": [{"text": text}]}},
+            "stopReason": "end_turn"}),
+        Envelope::Responses => json!({"object": "response", "status": "completed", "error": null, "output": [
+            {"type": "reasoning", "summary": []},
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text, "annotations": []}]}]}),
+        Envelope::Cohere => json!({"id": "c", "finish_reason": "COMPLETE",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}}),
+        Envelope::ChatCompletions => {
+            json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
+        }
     }
 }
 

@@ -194,6 +194,28 @@ impl Emission {
         crate::decode::decode(envelope, validator, self.reshape.as_ref(), response_body)
     }
 
+    /// A minimal successful response body of this provider's shape that carries
+    /// `answer` (reshaped first when the emission reshapes), so that
+    /// [`decode`](Emission::decode) returns it: for testing client code without
+    /// the network, and for benchmarks.
+    ///
+    /// ```
+    /// use schemacast::{Provider, emit};
+    /// let schema = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}}});
+    /// for provider in Provider::ALL {
+    ///     let emission = emit(&schema, *provider)?;
+    ///     let body = emission.response_for(&serde_json::json!({"a": 1}));
+    ///     assert_eq!(emission.decode(&body).expect("decodes").value()["a"], 1);
+    /// }
+    /// # Ok::<(), schemacast::Error>(())
+    /// ```
+    #[must_use]
+    pub fn response_for(&self, answer: &Value) -> Value {
+        let envelope = crate::profile::profile(self.provider).envelope;
+        let sent = self.reshape.as_ref().and_then(|ann| crate::reshape::forward(answer, ann));
+        crate::decode::response_body(envelope, &self.body, sent.as_ref().unwrap_or(answer))
+    }
+
     /// The local validator of the source schema, built at the first call.
     pub(crate) fn local_validator(&self) -> Result<Option<&jsonschema::Validator>, &crate::Error> {
         match (&self.validator, &self.source) {

@@ -829,37 +829,9 @@ pub fn gemini_schema_problems(v: &Value, at: &str, out: &mut Vec<String>) {
     }
 }
 
-/// A realistic response body that carries `x` as the answer to `em` (law 4).
+/// A realistic response body that carries `x` as the answer to `em` (law 4),
+/// exactly as given (no reshape applied).
 #[must_use]
 pub fn encode(em: &Emission, x: &Value) -> Value {
-    let text = x.to_string();
-    let tool = crate::dialect::claude::TOOL;
-    match profile(em.provider()).envelope {
-        Envelope::Gemini => {
-            json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}]})
-        }
-        Envelope::OllamaFormat => {
-            json!({"model": "m", "message": {"role": "assistant", "content": text}, "done_reason": "stop", "done": true})
-        }
-        Envelope::Anthropic if em.body().get("tools").is_some() => {
-            json!({"type": "message", "role": "assistant",
-            "content": [{"type": "tool_use", "id": "t", "name": tool, "input": x}], "stop_reason": "tool_use"})
-        }
-        Envelope::Anthropic => json!({"type": "message", "role": "assistant",
-            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"}),
-        Envelope::Converse if em.body().get("toolConfig").is_some() => {
-            json!({"output": {"message": {"role": "assistant",
-            "content": [{"toolUse": {"toolUseId": "t", "name": tool, "input": x}}]}}, "stopReason": "tool_use"})
-        }
-        Envelope::Converse => json!({"output": {"message": {"role": "assistant", "content": [{"text": text}]}},
-            "stopReason": "end_turn"}),
-        Envelope::Responses => json!({"object": "response", "status": "completed", "error": null, "output": [
-            {"type": "reasoning", "summary": []},
-            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text, "annotations": []}]}]}),
-        Envelope::Cohere => json!({"id": "c", "finish_reason": "COMPLETE",
-            "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}}),
-        Envelope::ChatCompletions => {
-            json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
-        }
-    }
+    crate::decode::response_body(crate::profile::profile(em.provider()).envelope, em.body(), x)
 }

@@ -196,9 +196,9 @@ fn undo(y: Value, ann: &Value) -> Value {
     }
 }
 
-#[cfg(any(test, feature = "laws"))]
-/// The forward rewrite of an answer (for the laws): wrap, fill absent rewritten
-/// properties with `null`. `None` when no branch of a union fits.
+/// The forward rewrite of an answer (what the provider sends for it): wrap,
+/// fill absent rewritten properties with `null`. `None` when no branch of a
+/// union fits.
 pub(crate) fn forward(x: &Value, ann: &Value) -> Option<Value> {
     if ann.get(WRAPPED) == Some(&Value::Bool(true)) {
         let inner = ann.pointer("/properties/value")?;
@@ -207,7 +207,6 @@ pub(crate) fn forward(x: &Value, ann: &Value) -> Option<Value> {
     fill(x, ann)
 }
 
-#[cfg(any(test, feature = "laws"))]
 fn fill(x: &Value, ann: &Value) -> Option<Value> {
     if let Some(Value::Array(branches)) = ann.get("anyOf") {
         return branches.iter().filter_map(|b| fill(x, b).filter(|y| accepts(b, y))).next();

@@ -5,7 +5,8 @@
 //!
 //! - **Emission** is `compile` plus serialising the body, per schema, for every
 //!   provider × mode. Its floor is cloning the schema and serialising the clone.
-//! - **Decoding** is `Emission::decode` on a whole response body (extract,
+//! - **Decoding** is `Emission::decode` on a whole response body of the
+//!   provider's own shape (`Emission::response_for`; extract,
 //!   parse, validate), per answer. Its floor is `serde_json::from_str` plus
 //!   validation with a validator built beforehand.
 //!
@@ -17,7 +18,7 @@
 
 use super::{Args, Io};
 use schemacast::{Emission, Mode, Provider};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -193,19 +194,6 @@ fn group(x: f64) -> String {
     out
 }
 
-/// A response body every known dialect reads its answer from: OpenAI-style
-/// `choices`, Gemini `candidates`, Ollama `message`, Claude `content` blocks.
-fn response(text: &str) -> Value {
-    json!({
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
-        "candidates": [{"content": {"parts": [{"text": text}]}, "finishReason": "STOP"}],
-        "message": {"role": "assistant", "content": text},
-        "done_reason": "stop",
-        "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn",
-    })
-}
-
 pub(crate) fn run(args: &Args, io: &mut Io<'_>) -> i32 {
     let rounds = args.rounds.unwrap_or(DEFAULT_ROUNDS);
     let providers: Vec<Provider> = match args.provider {
@@ -311,15 +299,11 @@ fn decode_table(args: &Args, io: &mut Io<'_>, corpus: &Corpus, rounds: usize, pr
             },
         )
         .collect();
-    let answers: Vec<(usize, String, Value)> = corpus
+    let answers: Vec<(usize, String, &Value)> = corpus
         .answers
         .iter()
         .filter(|(i, _)| floor_validators[*i].is_some())
-        .map(|(i, v)| {
-            let text = v.to_string();
-            let body = response(&text);
-            (*i, text, body)
-        })
+        .map(|(i, v)| (*i, v.to_string(), v))
         .collect();
     if answers.is_empty() {
         io.print(&format!("{}: no answers to decode (only JSON-Schema-Test-Suite files ship instances)", corpus.name));
@@ -352,12 +336,18 @@ fn decode_table(args: &Args, io: &mut Io<'_>, corpus: &Corpus, rounds: usize, pr
             .zip(&compiles)
             .map(|(s, ok)| if *ok { options.compile(s).ok() } else { None })
             .collect();
+        // Each answer in a response body of this provider's own shape.
+        let bodies: Vec<Option<Value>> =
+            answers.iter().map(|(i, _, answer)| emissions[*i].as_ref().map(|em| em.response_for(answer))).collect();
         let mut accepted = 0;
         let (t, peak) = with_peak(|| {
             measure(rounds, || {
                 accepted = answers
                     .iter()
-                    .filter(|(i, _, body)| emissions[*i].as_ref().is_some_and(|em| em.decode(body).is_ok()))
+                    .zip(&bodies)
+                    .filter(|((i, _, _), body)| {
+                        emissions[*i].as_ref().zip(body.as_ref()).is_some_and(|(em, b)| em.decode(b).is_ok())
+                    })
                     .count();
                 accepted
             })
