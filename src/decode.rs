@@ -354,7 +354,7 @@ fn claude(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
             error_message(body).unwrap_or_else(|| "no `content` in the response".to_owned()),
         ));
     }
-    let blocks = body["content"].as_array().cloned().unwrap_or_default();
+    let blocks: &[Value] = body["content"].as_array().map_or(&[], Vec::as_slice);
     let text: String = blocks
         .iter()
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
