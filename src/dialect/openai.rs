@@ -58,10 +58,20 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
     //    recursion kept.
     // The first pass stops at the first reason; the full list is gathered
     // only when it is reported (the rewrite fails too).
-    if let Verdict::Qualifies { schema, edits } = strict::qualify_fast(doc, doc.root, rules, opts.assert_formats) {
-        em.notes.extend(edits);
-        send_strict(em, profile, opts, schema, Enforcement::Exact);
-        return;
+    match strict::qualify_fast(doc, doc.root, rules, opts.assert_formats) {
+        Verdict::Qualifies { schema, edits } => {
+            em.notes.extend(edits);
+            send_strict(em, profile, opts, schema, Enforcement::Exact);
+            return;
+        }
+        Verdict::OverLimits => {
+            if let Verdict::Fails(reasons) = strict::qualify(doc, doc.root, rules, opts.assert_formats) {
+                em.notes.extend(reasons);
+            }
+            fallback(em, profile, doc);
+            return;
+        }
+        Verdict::Fails(_) => {}
     }
     // 2. Rewritten into the subset by the lowering: closable objects closed
     //    (closed-world projection), unsupported keywords dropped (widening),
@@ -164,6 +174,9 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritt
                 "rewritten into the strict subset (see the notes above for each keyword)",
             ));
             Ok((schema, lowered.exact, notes, annotated))
+        }
+        Verdict::OverLimits => {
+            Err(Note::new("", "", Action::Degraded, "even rewritten, the schema exceeds the strict limits"))
         }
         Verdict::Fails(mut reasons) => {
             let first = reasons.remove(0);

@@ -24,6 +24,11 @@ pub(crate) enum Verdict {
     Qualifies { schema: Value, edits: Vec<Note> },
     /// Why the schema stays out of strict mode.
     Fails(Vec<Note>),
+    /// Inside the subset, but over a count limit (properties, enum values,
+    /// characters, depth) that no rewrite lowers: rewrites only widen, merge
+    /// nothing the qualifier accepts, and inline references (more, not less).
+    /// Returned by [`qualify_fast`] only.
+    OverLimits,
 }
 
 const BASE_TYPES: &[&str] = &["string", "number", "integer", "boolean", "object", "array", "null"];
@@ -60,6 +65,9 @@ fn run(doc: &Doc<'_>, schema: &Value, rules: &StrictRules, assert_formats: bool,
         return Verdict::Fails(q.fails);
     }
     q.limits(schema);
+    if fail_fast && !q.fails.is_empty() {
+        return Verdict::OverLimits;
+    }
     let size = if rules.max_schema_chars == usize::MAX { 0 } else { out.to_string().chars().count() };
     if size > rules.max_schema_chars {
         q.fail(
@@ -543,6 +551,7 @@ mod tests {
         match qualify(&doc, &schema, &OPENAI_STRICT, true) {
             Verdict::Qualifies { schema, .. } => Ok(schema),
             Verdict::Fails(notes) => Err(notes.iter().map(|n| format!("{}|{}", n.pointer, n.keyword)).collect()),
+            Verdict::OverLimits => Err(vec!["over limits".to_owned()]),
         }
     }
 
