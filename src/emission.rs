@@ -73,7 +73,7 @@ impl Action {
 }
 
 /// One located remark about an emission.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Note {
     /// JSON Pointer into the source schema (`""` is the root).
     pub pointer: String,

@@ -174,7 +174,7 @@ fn row(io: &mut Io<'_>, name: &str, mode: &str, ns: f64, floor_ns: f64, floor: &
     let per_second = if ns > 0.0 { 1e9 / ns } else { 0.0 };
     let ratio = if floor_ns > 0.0 { ns / floor_ns } else { 0.0 };
     io.print(&format!(
-        "{name:<12} {mode:<7} {:>12} {:>12} {:>9} {floor:<6} {peak:>10}",
+        "{name:<16} {mode:<7} {:>12} {:>12} {:>9} {floor:<6} {peak:>10}",
         group(per_second),
         group(ns),
         format!("{ratio:.2}x")
@@ -238,7 +238,7 @@ fn emission_table(
         corpus.name
     ));
     io.print(&format!(
-        "{:<12} {:<7} {:>12} {:>12} {:>16} {:>10}",
+        "{:<16} {:<7} {:>12} {:>12} {:>16} {:>10}",
         "provider", "mode", "schemas/s", "ns/schema", "ratio", "peak RSS"
     ));
     let (floor, peak) = with_peak(|| {
@@ -312,7 +312,7 @@ fn decode_table(args: &Args, io: &mut Io<'_>, corpus: &Corpus, rounds: usize, pr
     let n = answers.len();
     io.print(&format!("\n{}: {n} valid answers, decode = extract + parse + validate (mode schema)", corpus.name));
     io.print(&format!(
-        "{:<12} {:<7} {:>12} {:>12} {:>16} {:>10}",
+        "{:<16} {:<7} {:>12} {:>12} {:>16} {:>10}",
         "provider", "mode", "answers/s", "ns/answer", "ratio", "peak RSS"
     ));
     let (floor, peak) = with_peak(|| {

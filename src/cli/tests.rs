@@ -300,7 +300,7 @@ fn ok_bench_prints_its_columns() {
     let o = cli(&["bench", "--rounds", "1", "--provider", "gemini", &plain, &suite], "");
     assert_eq!(o.code, 0, "{}", o.err);
     assert!(o.out.contains("files: 2 schemas"), "{}", o.out);
-    assert!(o.out.contains("provider     mode       schemas/s    ns/schema"), "{}", o.out);
+    assert!(o.out.contains("provider         mode       schemas/s    ns/schema"), "{}", o.out);
     assert!(o.out.contains("peak RSS"), "{}", o.out);
     let rows: Vec<&str> = o.out.lines().filter(|l| l.starts_with("gemini ")).collect();
     assert_eq!(rows.len(), 4, "one row per mode, one for decode: {}", o.out);

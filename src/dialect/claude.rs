@@ -256,7 +256,7 @@ pub(crate) fn complexity(v: &Value) -> (usize, usize) {
     let mut optional = 0;
     let mut unions = 0;
     if let Some(Value::Object(props)) = m.get("properties") {
-        let required: Vec<&str> = m
+        let required: std::collections::HashSet<&str> = m
             .get("required")
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())

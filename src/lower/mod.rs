@@ -182,7 +182,11 @@ pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, closed_world: bool, assert_for
             _ => return Err(Fail::new("", "$ref", "references need an object root to hold `$defs`")),
         }
     }
-    Ok(Lowered { schema, exact: l.exact, notes: l.notes })
+    // Repeated notes (one keyword reached through several paths) are listed once.
+    let mut notes = l.notes;
+    let mut seen = std::collections::HashSet::new();
+    notes.retain(|n| seen.insert(n.clone()));
+    Ok(Lowered { schema, exact: l.exact, notes })
 }
 
 pub(crate) struct Lowerer<'a, 'd> {
@@ -205,18 +209,12 @@ impl<'d> Lowerer<'_, 'd> {
     /// Records a widening.
     pub(crate) fn widen(&mut self, at: &str, keyword: &str, action: Action, reason: impl Into<String>) {
         self.exact = false;
-        let note = Note::new(at, keyword, action, reason);
-        if !self.notes.contains(&note) {
-            self.notes.push(note);
-        }
+        self.notes.push(Note::new(at, keyword, action, reason));
     }
 
     /// Records an edit that does not change what is accepted.
     pub(crate) fn note(&mut self, at: &str, keyword: &str, action: Action, reason: impl Into<String>) {
-        let note = Note::new(at, keyword, action, reason);
-        if !self.notes.contains(&note) {
-            self.notes.push(note);
-        }
+        self.notes.push(Note::new(at, keyword, action, reason));
     }
 
     /// Lowers one instance location: `own` are the schemas that apply there
