@@ -316,3 +316,12 @@ impl Emission {
         })
     }
 }
+
+#[cfg(test)]
+mod thread_tests {
+    #[test]
+    fn ok_emission_is_clone_send_sync() {
+        fn assert_traits<T: Clone + Send + Sync>() {}
+        assert_traits::<super::Emission>();
+    }
+}
