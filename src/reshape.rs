@@ -12,6 +12,9 @@ use serde_json::{Map, Value, json};
 const NULLABLE: &str = "$schemacast:nullable";
 /// Marks a wrapped root.
 const WRAPPED: &str = "$schemacast:wrapped";
+/// Marks the `anyOf: [T, null]` a rewritten property became: `decode` picks its
+/// branch by whether the value is `null`, without a validator.
+const OR_NULL: &str = "$schemacast:or-null";
 
 /// Makes every optional property of every object required and nullable.
 /// Returns the schema to send, its annotated copy, and a note per object.
@@ -50,21 +53,35 @@ pub(crate) fn optionals(schema: &Value, at: &str, notes: &mut Vec<Note>) -> Resu
         sent.insert(k.clone(), s);
         ann.insert(k.clone(), a);
     }
-    let Some(Value::Object(props)) = sent.get("properties").cloned() else {
-        return Ok((Value::Object(sent), Value::Object(ann)));
-    };
-    let required: Vec<String> = match sent.get("required") {
-        Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
-        _ => Vec::new(),
-    };
-    let optional: Vec<String> = props.keys().filter(|k| !required.contains(k)).cloned().collect();
-    if optional.is_empty() {
+    // Taken out in place (not removed), so every key keeps its position.
+    if !matches!(sent.get("properties"), Some(Value::Object(_))) {
         return Ok((Value::Object(sent), Value::Object(ann)));
     }
-    let mut new_props = props.clone();
-    let mut ann_props = ann.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
+    let Some(Value::Object(mut props)) = sent.get_mut("properties").map(std::mem::take) else {
+        return Ok((Value::Object(sent), Value::Object(ann)));
+    };
+    let required: std::collections::HashSet<&str> = match sent.get("required") {
+        Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
+        _ => std::collections::HashSet::new(),
+    };
+    let optional: Vec<String> = props.keys().filter(|k| !required.contains(k.as_str())).cloned().collect();
+    if optional.is_empty() {
+        sent.insert("properties".to_owned(), Value::Object(props));
+        return Ok((Value::Object(sent), Value::Object(ann)));
+    }
+    let mut ann_props = match ann.get_mut("properties").map(std::mem::take) {
+        Some(Value::Object(p)) => p,
+        _ => Map::new(),
+    };
+    let or_null = |node: Value| {
+        let mut null = Map::new();
+        null.insert("type".to_owned(), json!("null"));
+        let mut m = Map::new();
+        m.insert("anyOf".to_owned(), Value::Array(vec![node, Value::Object(null)]));
+        m
+    };
     for name in &optional {
-        let node = &props[name];
+        let Some(node) = props.get_mut(name) else { continue };
         if admits_null(node) {
             return Err(Note::new(
                 format!("{at}/properties/{name}"),
@@ -73,13 +90,15 @@ pub(crate) fn optionals(schema: &Value, at: &str, notes: &mut Vec<Note>) -> Resu
                 "optional, and its schema already accepts null: required-and-nullable would not be reversible",
             ));
         }
-        let nullable = json!({"anyOf": [node, {"type": "null"}]});
-        new_props.insert(name.clone(), nullable.clone());
-        let ann_node = ann_props.get(name).cloned().unwrap_or(Value::Null);
-        ann_props.insert(name.clone(), json!({"anyOf": [ann_node, {"type": "null"}]}));
+        let taken = std::mem::take(node);
+        *node = Value::Object(or_null(taken));
+        let ann_node = ann_props.get_mut(name).map(std::mem::take).unwrap_or(Value::Null);
+        let mut wrapped = or_null(ann_node);
+        wrapped.insert(OR_NULL.to_owned(), Value::Bool(true));
+        ann_props.insert(name.clone(), Value::Object(wrapped));
     }
     let all: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
-    sent.insert("properties".to_owned(), Value::Object(new_props));
+    sent.insert("properties".to_owned(), Value::Object(props));
     sent.insert("required".to_owned(), Value::Array(all.clone()));
     ann.insert("properties".to_owned(), Value::Object(ann_props));
     ann.insert("required".to_owned(), Value::Array(all));
@@ -118,8 +137,39 @@ pub(crate) fn wrap(sent: Value, ann: Value, notes: &mut Vec<Note>) -> (Value, Va
     (envelope(sent), a)
 }
 
+/// Whether `node` accepts `null`: read from its keywords when they are the
+/// lowering's plain ones (type-specific assertions never apply to `null`), else
+/// asked of a validator.
 fn admits_null(node: &Value) -> bool {
-    jsonschema::options().offline().build(node).map_or(true, |v| v.is_valid(&Value::Null))
+    let Value::Object(m) = node else { return node != &Value::Bool(false) };
+    let plain = m.keys().all(|k| {
+        matches!(k.as_str(), "type" | "enum" | "const" | "anyOf" | "title" | "description")
+            || crate::lower::keyword_type(k).is_some()
+    });
+    if !plain {
+        return jsonschema::options().offline().build(node).map_or(true, |v| v.is_valid(&Value::Null));
+    }
+    let type_ok = match m.get("type") {
+        None => Some(true),
+        Some(Value::String(t)) => Some(t == "null"),
+        Some(Value::Array(ts)) => Some(ts.iter().any(|t| t == "null")),
+        Some(_) => None,
+    };
+    let enum_ok = match m.get("enum") {
+        None => Some(true),
+        Some(Value::Array(lits)) => Some(lits.contains(&Value::Null)),
+        Some(_) => None,
+    };
+    let const_ok = m.get("const").is_none_or(Value::is_null);
+    let any_ok = match m.get("anyOf") {
+        None => Some(true),
+        Some(Value::Array(b)) => Some(b.iter().any(admits_null)),
+        Some(_) => None,
+    };
+    match (type_ok, enum_ok, any_ok) {
+        (Some(t), Some(e), Some(a)) => t && e && a && const_ok,
+        _ => jsonschema::options().offline().build(node).map_or(true, |v| v.is_valid(&Value::Null)),
+    }
 }
 
 /// The schema of array element `i`: its `prefixItems` position, else `items`.
@@ -130,7 +180,10 @@ fn element(ann: &Value, i: usize) -> Option<&Value> {
 fn strip(ann: &Value) -> Value {
     match ann {
         Value::Object(m) => Value::Object(
-            m.iter().filter(|(k, _)| *k != NULLABLE && *k != WRAPPED).map(|(k, v)| (k.clone(), strip(v))).collect(),
+            m.iter()
+                .filter(|(k, _)| *k != NULLABLE && *k != WRAPPED && *k != OR_NULL)
+                .map(|(k, v)| (k.clone(), strip(v)))
+                .collect(),
         ),
         Value::Array(a) => Value::Array(a.iter().map(strip).collect()),
         other => other.clone(),
@@ -155,6 +208,12 @@ pub(crate) fn inverse(y: Value, ann: &Value) -> Value {
 }
 
 fn undo(y: Value, ann: &Value) -> Value {
+    if ann.get(OR_NULL) == Some(&Value::Bool(true)) {
+        return match (&y, ann.pointer("/anyOf/0")) {
+            (Value::Null, _) | (_, None) => y,
+            (_, Some(inner)) => undo(y, inner),
+        };
+    }
     if let Some(Value::Array(branches)) = ann.get("anyOf") {
         return match branches.iter().find(|b| accepts(b, &y)) {
             Some(b) => undo(y, b),
@@ -238,5 +297,33 @@ fn fill(x: &Value, ann: &Value) -> Option<Value> {
             .collect::<Option<Vec<_>>>()
             .map(Value::Array),
         other => Some(other.clone()),
+    }
+}
+
+#[cfg(test)]
+mod null_tests {
+    use super::admits_null;
+    use serde_json::json;
+
+    #[test]
+    fn ok_admits_null_matches_a_validator() {
+        for node in [
+            json!({}),
+            json!(true),
+            json!(false),
+            json!({"type": "string", "minLength": 2}),
+            json!({"type": ["string", "null"], "maxLength": 1}),
+            json!({"enum": ["a", null]}),
+            json!({"type": "string", "enum": ["a"]}),
+            json!({"const": null}),
+            json!({"anyOf": [{"type": "integer"}, {"type": "null"}]}),
+            json!({"anyOf": [{"type": "integer"}, {"type": "boolean"}]}),
+            json!({"type": "object", "properties": {"a": {"type": "null"}}, "required": ["a"]}),
+            json!({"not": {"type": "null"}}),
+            json!({"allOf": [{"type": ["null", "string"]}]}),
+        ] {
+            let expected = jsonschema::options().offline().build(&node).is_ok_and(|v| v.is_valid(&json!(null)));
+            assert_eq!(admits_null(&node), expected, "{node}");
+        }
     }
 }
