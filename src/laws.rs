@@ -490,6 +490,9 @@ fn xai_schema(v: &Value, at: &str) -> Result<(), String> {
             return Err(format!("{at}: `{k}`"));
         }
     }
+    if m.get("type").is_some_and(Value::is_array) {
+        return Err(format!("{at}: a type array (xAI documents `anyOf`)"));
+    }
     if let Some(p) = m.get("pattern").and_then(Value::as_str)
         && !(crate::pattern::is_self_anchored(p) && crate::pattern::is_simple(p))
     {
@@ -528,6 +531,9 @@ fn fireworks_schema(v: &Value, at: &str) -> Result<(), String> {
     if m.contains_key("properties") && m.get("additionalProperties") != Some(&json!(false)) {
         return Err(format!("{at}: an object with properties is closed by Fireworks: it must be sent closed"));
     }
+    if m.get("type").is_some_and(Value::is_array) {
+        return Err(format!("{at}: a type array (Fireworks documents `anyOf`)"));
+    }
     walk_children(m, at, &fireworks_schema)
 }
 
@@ -563,6 +569,9 @@ fn cohere_schema(s: &Value) -> Result<(), String> {
 
 fn cohere_node(v: &Value, at: &str) -> Result<(), String> {
     let Value::Object(m) = v else { return Ok(()) };
+    if m.get("type").is_some_and(Value::is_array) {
+        return Err(format!("{at}: a type array (Cohere documents `anyOf`)"));
+    }
     if let Some(p) = m.get("pattern").and_then(Value::as_str)
         && (p.contains('^') || p.contains('$') || p.contains("?=") || p.contains("?!"))
     {

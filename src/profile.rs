@@ -78,6 +78,8 @@ pub(crate) struct Grammar {
     pub(crate) any_as_type_array: bool,
     /// The schema field is documented for object roots only: other roots are not sent.
     pub(crate) object_root: bool,
+    /// Type arrays are documented (else every one is sent as an `anyOf`).
+    pub(crate) type_arrays: bool,
 }
 
 /// Rules of an OpenAI-style strict `json_schema` mode: the documented subset and limits.
@@ -245,8 +247,10 @@ pub(crate) static LLAMA_CPP_RULES: Rules = Rules {
     refs: false,
 };
 
-static OLLAMA: Grammar = Grammar { rules: &LLAMA_CPP_RULES, any_as_type_array: true, object_root: false };
-static LLAMACPP: Grammar = Grammar { rules: &LLAMA_CPP_RULES, any_as_type_array: true, object_root: false };
+static OLLAMA: Grammar =
+    Grammar { rules: &LLAMA_CPP_RULES, any_as_type_array: true, object_root: false, type_arrays: true };
+static LLAMACPP: Grammar =
+    Grammar { rules: &LLAMA_CPP_RULES, any_as_type_array: true, object_root: false, type_arrays: true };
 
 /// vLLM (`providers.md` §7.1): xgrammar closes objects and tuples that do not
 /// open themselves, guidance follows JSON Schema; tuples are not sent (xgrammar
@@ -278,7 +282,7 @@ static VLLM_RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
 };
-static VLLM: Grammar = Grammar { rules: &VLLM_RULES, any_as_type_array: true, object_root: false };
+static VLLM: Grammar = Grammar { rules: &VLLM_RULES, any_as_type_array: true, object_root: false, type_arrays: true };
 
 /// xAI (`providers.md` §3.4): objects closed unless `additionalProperties: true`,
 /// patterns matched whole (rewritten), no recursion, no boolean sub-schemas.
@@ -311,7 +315,9 @@ static XAI_RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
 };
-static XAI: Grammar = Grammar { rules: &XAI_RULES, any_as_type_array: false, object_root: false };
+// xAI, Fireworks and Cohere list their types one by one and document `anyOf`,
+// not type arrays: unions are sent as `anyOf`.
+static XAI: Grammar = Grammar { rules: &XAI_RULES, any_as_type_array: false, object_root: false, type_arrays: false };
 
 /// Fireworks (`providers.md` §3.8): an object with `properties` is closed
 /// whatever it says; `pattern`, lengths and item counts are not supported yet.
@@ -329,7 +335,8 @@ static FIREWORKS_RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
 };
-static FIREWORKS: Grammar = Grammar { rules: &FIREWORKS_RULES, any_as_type_array: false, object_root: false };
+static FIREWORKS: Grammar =
+    Grammar { rules: &FIREWORKS_RULES, any_as_type_array: false, object_root: false, type_arrays: false };
 
 /// Cohere v2 (`providers.md` §7.4): no numeric, length or count keywords, no
 /// anchors in patterns (dropped: their matching rule is undocumented), object roots.
@@ -347,7 +354,8 @@ static COHERE_RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
 };
-static COHERE: Grammar = Grammar { rules: &COHERE_RULES, any_as_type_array: false, object_root: true };
+static COHERE: Grammar =
+    Grammar { rules: &COHERE_RULES, any_as_type_array: false, object_root: true, type_arrays: false };
 
 /// Everything schemacast knows about one provider.
 #[derive(Debug)]

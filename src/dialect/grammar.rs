@@ -55,6 +55,9 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
         Ok(lowered) => {
             em.notes.extend(lowered.notes);
             let mut native = lowered.schema;
+            if !grammar.type_arrays {
+                lower::split_type_arrays(&mut native, false);
+            }
             defuse(&mut native, grammar.any_as_type_array);
             em.body = envelope::schema_fragment(profile, &opts.name, native);
             em.enforcement = if lowered.exact { Enforcement::Exact } else { Enforcement::Widened };

@@ -131,6 +131,70 @@ pub(crate) fn for_each_child_mut(m: &mut Map<String, Value>, f: &mut dyn FnMut(&
     }
 }
 
+/// For dialects that take type arrays only as `[T, "null"]` (OpenAI strict), or
+/// not at all (`nullable_pairs` false): any other type array becomes an `anyOf`
+/// with one branch per type, each carrying the keywords of its type (exact:
+/// type-specific keywords only ever apply to their type).
+pub(crate) fn split_type_arrays(v: &mut serde_json::Value, nullable_pairs: bool) {
+    use serde_json::{Map, Value};
+    let Value::Object(out) = v else { return };
+    for_each_child_mut(out, &mut |c| split_type_arrays(c, nullable_pairs));
+    let names: Vec<String> = match out.get("type") {
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        _ => return,
+    };
+    let non_null: Vec<&String> = names.iter().filter(|n| *n != "null").collect();
+    let pair_ok = nullable_pairs && non_null.len() <= 1;
+    if pair_ok || (out.contains_key("enum") && nullable_pairs) {
+        return;
+    }
+    if let [only] = names.as_slice() {
+        out.insert("type".to_owned(), Value::String(only.clone()));
+        return;
+    }
+    let mut branches = Vec::new();
+    for t in &names {
+        let family = if t == "integer" { "number" } else { t.as_str() };
+        let mut b = Map::new();
+        b.insert("type".to_owned(), Value::String(t.clone()));
+        for (k, sub) in out.iter() {
+            if keyword_type(k) == Some(family) && k != "enum" {
+                b.insert(k.clone(), sub.clone());
+            }
+        }
+        if let Some(Value::Array(lits)) = out.get("enum") {
+            let mine: Vec<Value> = lits.iter().filter(|l| literal_type(l, t)).cloned().collect();
+            if mine.is_empty() {
+                continue;
+            }
+            b.insert("enum".to_owned(), Value::Array(mine));
+        }
+        branches.push(Value::Object(b));
+    }
+    let mut node = Map::new();
+    for k in ["title", "description"] {
+        if let Some(v) = out.get(k) {
+            node.insert(k.to_owned(), v.clone());
+        }
+    }
+    node.insert("anyOf".to_owned(), Value::Array(branches));
+    *v = Value::Object(node);
+}
+
+/// `true` when the literal `l` is of JSON type `t`.
+fn literal_type(l: &Value, t: &str) -> bool {
+    match t {
+        "null" => l.is_null(),
+        "boolean" => l.is_boolean(),
+        "string" => l.is_string(),
+        "integer" => l.as_f64().is_some_and(|f| f.fract() == 0.0),
+        "number" => l.is_number(),
+        "object" => l.is_object(),
+        "array" => l.is_array(),
+        _ => false,
+    }
+}
+
 /// A location the dialect cannot express.
 #[derive(Debug)]
 pub(crate) struct Fail(pub(crate) Note);
