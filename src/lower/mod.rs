@@ -20,7 +20,6 @@ use serde_json::{Map, Value};
 
 /// Which literals an `enum` of the dialect may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(dead_code, reason = "every kind is data for some dialect; not all dialects exist yet")]
 pub(crate) enum Literals {
     /// Strings only (Gemini `responseSchema`).
     Strings,
@@ -34,7 +33,6 @@ pub(crate) enum Literals {
 
 /// How a dialect's decoder reads `pattern`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(dead_code, reason = "every rule is data for some dialect; not all dialects exist yet")]
 pub(crate) enum PatternRule {
     /// Not supported: dropped (widening).
     Drop,
