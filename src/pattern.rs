@@ -87,6 +87,26 @@ pub(crate) fn is_simple(pattern: &str) -> bool {
     !repeat_over(pattern, MAX_SIMPLE_REPEAT)
 }
 
+/// `true` when `pattern` has an unescaped `^` or `$` outside a character class:
+/// an anchor inside the pattern, which whole-string engines with a small regex
+/// subset (xAI) do not document.
+pub(crate) fn has_anchor(pattern: &str) -> bool {
+    let mut chars = pattern.chars();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '^' | '$' if !in_class => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// `true` when the local validator's build (jsonschema 0.61) is known to
 /// accept `pattern` without compiling it: a short pattern in the simple subset
 /// ([`is_simple`]) with at most one counted repetition (so the compiled program
@@ -201,6 +221,14 @@ mod simple_tests {
         for p in ["[a-", "(a"] {
             assert!(jsonschema::options().offline().build(&serde_json::json!({"pattern": p})).is_err(), "{p}");
         }
+    }
+
+    #[test]
+    fn ok_has_anchor() {
+        assert!(super::has_anchor("a|^b"));
+        assert!(super::has_anchor("a$"));
+        assert!(!super::has_anchor(r"[$^]\$x"));
+        assert!(!super::has_anchor("[0-9]{3}"));
     }
 
     #[test]

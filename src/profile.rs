@@ -73,12 +73,11 @@ pub(crate) enum Reading {
 #[derive(Debug)]
 pub(crate) struct Grammar {
     pub(crate) rules: &'static Rules,
-    /// "Any value" is written as a type array (llama.cpp expands it), else as an
-    /// `anyOf` with one branch per type.
-    pub(crate) any_as_type_array: bool,
     /// The schema field is documented for object roots only: other roots are not sent.
     pub(crate) object_root: bool,
-    /// Type arrays are documented (else every one is sent as an `anyOf`).
+    /// Type arrays are documented (llama.cpp expands them into unions): "any
+    /// value" is then written as one. Else every type array, and "any value",
+    /// is sent as an `anyOf` with one branch per type.
     pub(crate) type_arrays: bool,
 }
 
@@ -91,9 +90,6 @@ pub(crate) struct StrictRules {
     pub(crate) keywords: &'static [&'static str],
     /// `format` values the strict subset accepts.
     pub(crate) formats: &'static [&'static str],
-    /// What the lowering may keep when it rewrites a schema into the subset:
-    /// `keywords` plus the annotations the subset accepts.
-    pub(crate) lower_keywords: &'static [&'static str],
     /// Most object properties in the whole schema.
     pub(crate) max_properties: usize,
     /// Most nesting levels (object and array schemas both counted: the
@@ -119,33 +115,26 @@ pub(crate) struct StrictRules {
     pub(crate) max_schema_chars: usize,
 }
 
+/// The assertion keywords of OpenAI's strict subset (`providers.md` §1.2).
+const OPENAI_ASSERTIONS: &[&str] = &[
+    "pattern",
+    "format",
+    "multipleOf",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+];
+
+/// The `format` values of OpenAI's strict subset.
+const OPENAI_FORMATS: &[&str] = &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+
 /// OpenAI strict mode (`providers.md` §1.2–1.3).
 pub(crate) static OPENAI_STRICT: StrictRules = StrictRules {
-    keywords: &[
-        "pattern",
-        "format",
-        "multipleOf",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "minItems",
-        "maxItems",
-    ],
-    formats: &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"],
-    lower_keywords: &[
-        "pattern",
-        "format",
-        "multipleOf",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "minItems",
-        "maxItems",
-        "description",
-        "title",
-    ],
+    keywords: OPENAI_ASSERTIONS,
+    formats: OPENAI_FORMATS,
     max_properties: 5000,
     max_depth: 10,
     max_enum_values: 1000,
@@ -164,7 +153,6 @@ pub(crate) static OPENAI_STRICT: StrictRules = StrictRules {
 pub(crate) static AZURE_STRICT: StrictRules = StrictRules {
     keywords: &[],
     formats: &[],
-    lower_keywords: &["description", "title"],
     max_properties: 100,
     max_depth: 5,
     max_enum_values: 500,
@@ -182,29 +170,8 @@ pub(crate) static AZURE_STRICT: StrictRules = StrictRules {
 /// arrays, recursion or informational fields; `anyOf` up to 5 branches; 5,000
 /// characters of schema.
 pub(crate) static CEREBRAS_STRICT: StrictRules = StrictRules {
-    keywords: &[
-        "pattern",
-        "format",
-        "multipleOf",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "minItems",
-        "maxItems",
-    ],
-    formats: &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"],
-    lower_keywords: &[
-        "pattern",
-        "format",
-        "multipleOf",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "minItems",
-        "maxItems",
-    ],
+    keywords: OPENAI_ASSERTIONS,
+    formats: OPENAI_FORMATS,
     max_properties: 500,
     max_depth: 10,
     max_enum_values: 500,
@@ -220,18 +187,8 @@ pub(crate) static CEREBRAS_STRICT: StrictRules = StrictRules {
 
 /// The llama.cpp converter (Ollama and llama.cpp server, `providers.md` §6, §7.2).
 pub(crate) static LLAMA_CPP_RULES: Rules = Rules {
-    keywords: &[
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "minimum",
-        "maximum",
-        "minItems",
-        "maxItems",
-        "description",
-        "title",
-    ],
+    keywords: &["minLength", "maxLength", "pattern", "format", "minimum", "maximum", "minItems", "maxItems"],
+    annotations: true,
     // `date-time` and `time` are stricter in llama.cpp than RFC 3339 (upper-case
     // `T`, exactly three fraction digits); `uuid`'s letter case is undocumented.
     formats: &["date"],
@@ -247,10 +204,8 @@ pub(crate) static LLAMA_CPP_RULES: Rules = Rules {
     refs: false,
 };
 
-static OLLAMA: Grammar =
-    Grammar { rules: &LLAMA_CPP_RULES, any_as_type_array: true, object_root: false, type_arrays: true };
-static LLAMACPP: Grammar =
-    Grammar { rules: &LLAMA_CPP_RULES, any_as_type_array: true, object_root: false, type_arrays: true };
+static OLLAMA: Grammar = Grammar { rules: &LLAMA_CPP_RULES, object_root: false, type_arrays: true };
+static LLAMACPP: Grammar = Grammar { rules: &LLAMA_CPP_RULES, object_root: false, type_arrays: true };
 
 /// vLLM (`providers.md` §7.1): xgrammar closes objects and tuples that do not
 /// open themselves, guidance follows JSON Schema; tuples are not sent (xgrammar
@@ -267,9 +222,8 @@ static VLLM_RULES: Rules = Rules {
         "exclusiveMaximum",
         "minItems",
         "maxItems",
-        "description",
-        "title",
     ],
+    annotations: true,
     formats: &["date", "ipv4"],
     pattern: PatternRule::Grammar,
     literals: Literals::Scalars,
@@ -282,7 +236,7 @@ static VLLM_RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
 };
-static VLLM: Grammar = Grammar { rules: &VLLM_RULES, any_as_type_array: true, object_root: false, type_arrays: true };
+static VLLM: Grammar = Grammar { rules: &VLLM_RULES, object_root: false, type_arrays: true };
 
 /// xAI (`providers.md` §3.4): objects closed unless `additionalProperties: true`,
 /// patterns matched whole (rewritten), no recursion, no boolean sub-schemas.
@@ -300,9 +254,8 @@ static XAI_RULES: Rules = Rules {
         "maxItems",
         "minProperties",
         "maxProperties",
-        "description",
-        "title",
     ],
+    annotations: true,
     formats: &["date", "ipv4"],
     pattern: PatternRule::RewriteToFullMatch,
     literals: Literals::Scalars,
@@ -317,12 +270,13 @@ static XAI_RULES: Rules = Rules {
 };
 // xAI, Fireworks and Cohere list their types one by one and document `anyOf`,
 // not type arrays: unions are sent as `anyOf`.
-static XAI: Grammar = Grammar { rules: &XAI_RULES, any_as_type_array: false, object_root: false, type_arrays: false };
+static XAI: Grammar = Grammar { rules: &XAI_RULES, object_root: false, type_arrays: false };
 
 /// Fireworks (`providers.md` §3.8): an object with `properties` is closed
 /// whatever it says; `pattern`, lengths and item counts are not supported yet.
 static FIREWORKS_RULES: Rules = Rules {
-    keywords: &["description", "title"],
+    keywords: &[],
+    annotations: true,
     formats: &[],
     pattern: PatternRule::Drop,
     literals: Literals::Scalars,
@@ -335,13 +289,13 @@ static FIREWORKS_RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
 };
-static FIREWORKS: Grammar =
-    Grammar { rules: &FIREWORKS_RULES, any_as_type_array: false, object_root: false, type_arrays: false };
+static FIREWORKS: Grammar = Grammar { rules: &FIREWORKS_RULES, object_root: false, type_arrays: false };
 
 /// Cohere v2 (`providers.md` §7.4): no numeric, length or count keywords, no
 /// anchors in patterns (dropped: their matching rule is undocumented), object roots.
 static COHERE_RULES: Rules = Rules {
-    keywords: &["format", "description", "title"],
+    keywords: &["format"],
+    annotations: true,
     formats: &["date"],
     pattern: PatternRule::Drop,
     literals: Literals::Scalars,
@@ -354,8 +308,7 @@ static COHERE_RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
 };
-static COHERE: Grammar =
-    Grammar { rules: &COHERE_RULES, any_as_type_array: false, object_root: true, type_arrays: false };
+static COHERE: Grammar = Grammar { rules: &COHERE_RULES, object_root: true, type_arrays: false };
 
 /// Everything schemacast knows about one provider.
 #[derive(Debug)]

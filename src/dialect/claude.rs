@@ -27,7 +27,8 @@ pub(crate) const BETA_HEADER: (&str, &str) = ("anthropic-beta", "structured-outp
 
 /// Claude's strict grammar (JSON outputs and strict tools, `providers.md` §5.3).
 pub(crate) static STRICT_RULES: Rules = Rules {
-    keywords: &["pattern", "format", "minItems", "description", "title"],
+    keywords: &["pattern", "format", "minItems"],
+    annotations: true,
     formats: &["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"],
     pattern: PatternRule::SearchSimple,
     literals: Literals::Scalars,
@@ -67,9 +68,8 @@ pub(crate) static RULES: Rules = Rules {
         "prefixItems",
         "minProperties",
         "maxProperties",
-        "description",
-        "title",
     ],
+    annotations: true,
     formats: &[
         "date-time",
         "time",

@@ -22,9 +22,8 @@ pub(crate) static RESPONSE_SCHEMA: Rules = Rules {
         "maxItems",
         "minProperties",
         "maxProperties",
-        "description",
-        "title",
     ],
+    annotations: true,
     formats: &["date-time"],
     pattern: PatternRule::AnchoredOnly,
     literals: Literals::Strings,
@@ -41,7 +40,8 @@ pub(crate) static RESPONSE_SCHEMA: Rules = Rules {
 /// What `responseJsonSchema` expresses (`providers.md` §4.3). Keywords the model
 /// ignores are not sent either (less to go wrong; dropping them widens).
 pub(crate) static RESPONSE_JSON_SCHEMA: Rules = Rules {
-    keywords: &["format", "minimum", "maximum", "minItems", "maxItems", "prefixItems", "description", "title"],
+    keywords: &["format", "minimum", "maximum", "minItems", "maxItems", "prefixItems"],
+    annotations: true,
     formats: &["date-time", "date", "time"],
     pattern: PatternRule::Drop,
     literals: Literals::StringsAndNumbers,

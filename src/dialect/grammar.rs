@@ -58,7 +58,7 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
             if !grammar.type_arrays {
                 lower::split_type_arrays(&mut native, false);
             }
-            defuse(&mut native, grammar.any_as_type_array);
+            defuse(&mut native, grammar.type_arrays);
             em.body = envelope::schema_fragment(profile, &opts.name, native);
             em.enforcement = if lowered.exact { Enforcement::Exact } else { Enforcement::Widened };
         }

@@ -123,7 +123,8 @@ fn fallback_known(em: &mut Emission, profile: &Profile, objects_only: bool) {
 /// The lowering rules of a strict mode: what its subset expresses.
 fn lowering_rules(rules: &StrictRules, reshape: bool) -> Rules {
     Rules {
-        keywords: rules.lower_keywords,
+        keywords: rules.keywords,
+        annotations: rules.annotations,
         formats: rules.formats,
         pattern: PatternRule::AnchoredOnly,
         literals: Literals::Scalars,

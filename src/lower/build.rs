@@ -243,6 +243,16 @@ impl<'d> Lowerer<'_, 'd> {
             let anchored = pattern::is_self_anchored(pat);
             let simple = pattern::is_simple(pat);
             match self.rules.pattern {
+                PatternRule::RewriteToFullMatch
+                    if pattern::has_anchor(if anchored { &pat[1..pat.len() - 1] } else { pat }) =>
+                {
+                    self.widen(
+                        p,
+                        "pattern",
+                        Action::Dropped,
+                        "an anchor inside the pattern: the provider matches whole strings and does not document inner anchors; dropped (widening)",
+                    );
+                }
                 PatternRule::RewriteToFullMatch | PatternRule::SearchSimple if !simple => {
                     self.widen(
                         p,

@@ -57,12 +57,13 @@ pub(crate) enum PatternRule {
 /// What a dialect can express: data, read by the lowering.
 #[derive(Debug)]
 pub(crate) struct Rules {
-    /// Assertion and annotation keywords kept when present: any of `minLength`,
-    /// `maxLength`, `pattern`, `format`, `minimum`, `maximum`,
-    /// `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minItems`,
-    /// `maxItems`, `uniqueItems`, `prefixItems`, `minProperties`,
-    /// `maxProperties`, `description`, `title`.
+    /// Assertion keywords kept when present: any of `minLength`, `maxLength`,
+    /// `pattern`, `format`, `minimum`, `maximum`, `exclusiveMinimum`,
+    /// `exclusiveMaximum`, `multipleOf`, `minItems`, `maxItems`, `uniqueItems`,
+    /// `prefixItems`, `minProperties`, `maxProperties`.
     pub(crate) keywords: &'static [&'static str],
+    /// `description` and `title` are kept.
+    pub(crate) annotations: bool,
     /// `format` values kept (when formats are asserted locally).
     pub(crate) formats: &'static [&'static str],
     pub(crate) pattern: PatternRule,
@@ -90,7 +91,7 @@ pub(crate) struct Rules {
 
 impl Rules {
     pub(crate) fn allows(&self, keyword: &str) -> bool {
-        self.keywords.contains(&keyword)
+        self.keywords.contains(&keyword) || (self.annotations && matches!(keyword, "description" | "title"))
     }
 }
 
@@ -368,7 +369,8 @@ mod tests {
     use serde_json::json;
 
     static OPEN: Rules = Rules {
-        keywords: &["minLength", "pattern", "minimum", "exclusiveMinimum", "prefixItems", "description"],
+        keywords: &["minLength", "pattern", "minimum", "exclusiveMinimum", "prefixItems"],
+        annotations: true,
         formats: &[],
         pattern: PatternRule::RewriteToFullMatch,
         literals: Literals::Scalars,
@@ -397,9 +399,9 @@ mod tests {
 
     #[test]
     fn ok_union_distributes_over_siblings() {
-        let s = json!({"type": "string", "minLength": 2, "anyOf": [{"pattern": "^a"}, {"maxLength": 3}]});
+        let s = json!({"type": "string", "minLength": 2, "anyOf": [{"pattern": "a+"}, {"maxLength": 3}]});
         let (out, exact) = check(s).expect("lowers");
-        assert_eq!(out["anyOf"][0], json!({"type": "string", "minLength": 2, "pattern": "^[\\s\\S]*(?:^a)[\\s\\S]*$"}));
+        assert_eq!(out["anyOf"][0], json!({"type": "string", "minLength": 2, "pattern": "^[\\s\\S]*(?:a+)[\\s\\S]*$"}));
         assert_eq!(out["anyOf"][1], json!({"type": "string", "minLength": 2}));
         assert!(!exact, "maxLength is not in the rules: dropped");
     }
