@@ -17,7 +17,7 @@
 //! close is exactly what the projection allows them to close.
 
 use crate::analysis::Doc;
-use crate::vocab::{self, Draft};
+use crate::vocab;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
@@ -63,7 +63,7 @@ pub(crate) fn gather<'a>(doc: &Doc<'a>, starts: &[Src<'a>]) -> Gathered<'a> {
             break;
         }
         out.nodes.push((map, at.clone()));
-        if map.contains_key("$dynamicRef") || map.contains_key("$recursiveRef") {
+        if map.contains_key(vocab::OPAQUE) {
             out.opaque = true;
         }
         if let Some(r) = map.get("$ref").and_then(Value::as_str) {
@@ -74,7 +74,7 @@ pub(crate) fn gather<'a>(doc: &Doc<'a>, starts: &[Src<'a>]) -> Gathered<'a> {
         }
         let mut children = Vec::new();
         let mut negative = false;
-        vocab::for_each_child(doc.draft, map, |c| {
+        vocab::for_each_child(map, |c| {
             if is_in_place(c.tokens[0]) {
                 negative |= matches!(c.tokens[0], vocab::Token::Key("not" | "if" | "oneOf"));
                 children.push((c.schema, c.pointer(&at)));
@@ -89,17 +89,12 @@ pub(crate) fn gather<'a>(doc: &Doc<'a>, starts: &[Src<'a>]) -> Gathered<'a> {
 fn is_in_place(token: vocab::Token<'_>) -> bool {
     matches!(
         token,
-        vocab::Token::Key(
-            "allOf" | "anyOf" | "oneOf" | "if" | "then" | "else" | "not" | "dependentSchemas" | "dependencies"
-        )
+        vocab::Token::Key("allOf" | "anyOf" | "oneOf" | "if" | "then" | "else" | "not" | "dependentSchemas")
     )
 }
 
-/// Resolves a `$ref` inside the document, when references can be followed.
+/// Resolves a working-form `$ref` (a `#/…` pointer).
 pub(crate) fn resolve<'a>(doc: &Doc<'a>, reference: &str) -> Option<Src<'a>> {
-    if !doc.refs_resolvable {
-        return None;
-    }
     crate::pointer::resolve_fragment(doc.root, reference)
 }
 
@@ -142,7 +137,6 @@ impl<'a> Gathered<'a> {
                         "dependentRequired",
                         "dependentSchemas",
                         "unevaluatedProperties",
-                        "dependencies",
                     ]
                     .iter()
                     .any(|k| map.contains_key(*k))
@@ -190,22 +184,19 @@ impl<'a> Gathered<'a> {
     }
 
     /// Schemas that may apply to array element `index` (`None`: any element).
-    pub(crate) fn for_index(&self, draft: Draft, index: Option<usize>) -> Vec<Src<'a>> {
+    pub(crate) fn for_index(&self, index: Option<usize>) -> Vec<Src<'a>> {
         let mut out = self.inherited();
         for (map, at) in &self.nodes {
-            let prefix_kw = if draft == Draft::Draft202012 { "prefixItems" } else { "items" };
-            if let Some(Value::Array(prefix)) = map.get(prefix_kw) {
-                let base = crate::pointer::push(at, prefix_kw);
+            if let Some(Value::Array(prefix)) = map.get("prefixItems") {
+                let base = crate::pointer::push(at, "prefixItems");
                 for (i, s) in prefix.iter().enumerate() {
                     if index.is_none_or(|want| want == i) {
                         out.push((s, crate::pointer::push_index(&base, i)));
                     }
                 }
             }
-            for kw in ["items", "additionalItems", "contains", "unevaluatedItems"] {
-                if let Some(s) = map.get(kw)
-                    && !s.is_array()
-                {
+            for kw in ["items", "contains", "unevaluatedItems"] {
+                if let Some(s) = map.get(kw) {
                     out.push((s, crate::pointer::push(at, kw)));
                 }
             }
@@ -243,7 +234,7 @@ fn project_at(doc: &Doc<'_>, starts: &[Src<'_>], value: &Value, depth: usize) ->
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, v)| project_at(doc, &here.for_index(doc.draft, Some(i)), v, depth + 1))
+                    .map(|(i, v)| project_at(doc, &here.for_index(Some(i)), v, depth + 1))
                     .collect(),
             )
         }
@@ -257,7 +248,7 @@ mod tests {
     use serde_json::json;
 
     fn project(schema: &Value, value: &Value) -> Value {
-        let doc = Doc { root: schema, draft: Draft::Draft202012, refs_resolvable: true };
+        let doc = Doc { root: schema };
         project_value(&doc, value)
     }
 

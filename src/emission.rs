@@ -134,6 +134,9 @@ pub struct Emission {
     pub(crate) validator: Option<crate::preflight::LazyValidator>,
     /// The annotated sent schema when reversible rewrites were applied.
     pub(crate) reshape: Option<Value>,
+    /// The front end's working form of `source`, when it is not `source` itself
+    /// (another draft, identifiers, supplied documents).
+    pub(crate) work: Option<Value>,
 }
 
 impl Emission {
@@ -148,6 +151,7 @@ impl Emission {
             source: source.cloned(),
             validator: None,
             reshape: None,
+            work: None,
         }
     }
 
@@ -292,6 +296,25 @@ impl Emission {
     #[must_use]
     pub fn native_schema(&self) -> Option<Value> {
         crate::native::native_schema(self)
+    }
+
+    /// The closed-world projection `π(value)` (contract §3) of this emission:
+    /// what the provider may return for `value`, before any reversible rewrite.
+    /// Reads the schema as this emission read it (its draft, supplied documents
+    /// and options). Without a schema, `value` unchanged.
+    ///
+    /// ```
+    /// let schema = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}}});
+    /// let emission = schemacast::emit(&schema, schemacast::Provider::Gemini)?;
+    /// assert_eq!(emission.project(&serde_json::json!({"a": 1, "b": 2})), serde_json::json!({"a": 1}));
+    /// # Ok::<(), schemacast::Error>(())
+    /// ```
+    #[must_use]
+    pub fn project(&self, value: &Value) -> Value {
+        match self.work.as_ref().or(self.source.as_ref()) {
+            Some(root) => crate::closure::project_value(&crate::analysis::Doc { root }, value),
+            None => value.clone(),
+        }
     }
 
     /// The caller's schema this emission was compiled from, if any.

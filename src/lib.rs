@@ -41,6 +41,7 @@ mod decode;
 mod dialect;
 mod emission;
 mod error;
+mod front;
 mod info;
 mod lower;
 
@@ -72,6 +73,7 @@ pub use error::{Error, ErrorKind, Problem};
 pub use info::ProviderInfo;
 pub use options::{ClaudeMechanism, GeminiDialect, Mode, Options, Provider};
 pub use prompt::{instruction, repair};
+pub use vocab::Draft;
 
 use serde_json::Value;
 
@@ -160,11 +162,10 @@ pub fn compile_without_schema(provider: Provider, mode: Mode) -> Result<Emission
 /// ```
 #[must_use]
 pub fn project(schema: &Value, value: &Value) -> Value {
-    let Some((draft, nested_ids)) = preflight::light(schema, &Options::new(Provider::OpenAi)) else {
+    let Some(work) = preflight::light(schema, &Options::new(Provider::OpenAi)) else {
         return value.clone();
     };
-    let doc = analysis::Doc { root: schema, draft, refs_resolvable: !nested_ids };
-    closure::project_value(&doc, value)
+    closure::project_value(&analysis::Doc { root: &work.root }, value)
 }
 
 /// Validates `value` against `schema` with the local validator, for callers that

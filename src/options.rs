@@ -252,6 +252,9 @@ impl FromStr for ClaudeMechanism {
 /// | Claude JSON tool | `false` ([`Mode::Json`] sends nothing to Claude) |
 /// | Claude mechanism | the provider's own: [`ClaudeMechanism::Tool`] for Claude, [`ClaudeMechanism::OutputFormat`] for Bedrock |
 /// | reshape | `false` (no reversible rewrites) |
+/// | default draft | [`Draft::Draft202012`](crate::Draft::Draft202012), for schemas without `$schema` |
+/// | resources | none (references to other documents are errors: nothing is fetched) |
+/// | base URI | the root's `$id`, else `json-schema:///` |
 /// | max depth | 64 levels of JSON nesting in the schema document |
 /// | max nodes | 100,000 JSON values in the schema document |
 /// | max enum | 4,096 members in one `enum` |
@@ -278,6 +281,10 @@ pub struct Options {
     pub(crate) claude_json_tool: bool,
     pub(crate) claude_mechanism: Option<ClaudeMechanism>,
     pub(crate) reshape: bool,
+    pub(crate) default_draft: crate::Draft,
+    /// Documents that references may name, keyed by URI (never fetched).
+    pub(crate) resources: std::sync::Arc<Vec<(String, serde_json::Value)>>,
+    pub(crate) base_uri: Option<String>,
     pub(crate) max_depth: usize,
     pub(crate) max_nodes: usize,
     pub(crate) max_enum: usize,
@@ -298,6 +305,9 @@ impl Options {
             claude_json_tool: false,
             claude_mechanism: None,
             reshape: false,
+            default_draft: crate::Draft::Draft202012,
+            resources: std::sync::Arc::new(Vec::new()),
+            base_uri: None,
             max_depth: 64,
             max_nodes: 100_000,
             max_enum: 4096,
@@ -385,6 +395,37 @@ impl Options {
     #[must_use]
     pub fn with_reshape(mut self, yes: bool) -> Self {
         self.reshape = yes;
+        self
+    }
+
+    /// The draft a schema without `$schema` is read with (default
+    /// [`Draft::Draft202012`](crate::Draft::Draft202012)). A `$schema` naming a
+    /// draft always wins.
+    #[must_use]
+    pub fn with_default_draft(mut self, draft: crate::Draft) -> Self {
+        self.default_draft = draft;
+        self
+    }
+
+    /// Supplies a document that references may name (`"$ref": "defs.json#/…"`),
+    /// kept in memory under `uri`; repeatable. Nothing is ever fetched: a
+    /// reference to a document that was not supplied is an
+    /// [`ErrorKind::Unsupported`] error naming it. A relative `uri` is read
+    /// against `json-schema:///`, the base of a root without `$id` or
+    /// [`with_base_uri`](Options::with_base_uri). The same documents are given to
+    /// the local validator, and the emitted schema carries what it needs of
+    /// them, so the provider never sees a URI it would have to fetch.
+    #[must_use]
+    pub fn with_resource(mut self, uri: impl Into<String>, document: serde_json::Value) -> Self {
+        std::sync::Arc::make_mut(&mut self.resources).push((uri.into(), document));
+        self
+    }
+
+    /// The base URI of the root document, against which its relative references
+    /// resolve (default: its `$id`, else `json-schema:///`).
+    #[must_use]
+    pub fn with_base_uri(mut self, uri: impl Into<String>) -> Self {
+        self.base_uri = Some(uri.into());
         self
     }
 

@@ -163,7 +163,7 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritt
         schema = sent;
         annotated = Some(ann);
     }
-    let out_doc = Doc { root: &schema, draft: crate::vocab::Draft::Draft202012, refs_resolvable: true };
+    let out_doc = Doc { root: &schema };
     match strict::qualify_fast(&out_doc, &schema, rules, opts.assert_formats) {
         Verdict::Qualifies { schema, .. } => {
             let mut notes = lowered.notes;

@@ -6,7 +6,6 @@ use super::{Fail, Literals, Lowerer, MAX_BRANCHES, PatternRule};
 use crate::closure::{self, Gathered, Src};
 use crate::emission::Action;
 use crate::pattern;
-use crate::vocab::Draft;
 use serde_json::{Map, Number, Value};
 use std::collections::HashSet;
 
@@ -429,8 +428,7 @@ impl<'d> Lowerer<'_, 'd> {
     }
 
     fn arrays(&mut self, f: &Facts<'d>, pi: &[Src<'d>], at: &str, out: &mut Map<String, Value>) -> Result<(), Fail> {
-        let draft = self.doc.draft;
-        let prefix_kw = if draft == Draft::Draft202012 { "prefixItems" } else { "items" };
+        let prefix_kw = "prefixItems";
         // Per node: its prefix list and its rest schema (None = any element).
         let mut prefixes: Vec<Vec<Src<'d>>> = Vec::new();
         let mut rests: Vec<Option<Src<'d>>> = Vec::new();
@@ -443,12 +441,7 @@ impl<'d> Lowerer<'_, 'd> {
                     .collect(),
                 _ => Vec::new(),
             };
-            let rest_kw = if draft != Draft::Draft202012 && map.get("items").is_some_and(Value::is_array) {
-                "additionalItems"
-            } else {
-                "items"
-            };
-            let rest = map.get(rest_kw).filter(|v| !v.is_array()).map(|v| (v, crate::pointer::push(p, rest_kw)));
+            let rest = map.get("items").map(|v| (v, crate::pointer::push(p, "items")));
             prefixes.push(prefix);
             rests.push(rest);
         }
@@ -475,7 +468,7 @@ impl<'d> Lowerer<'_, 'd> {
                 }
             }
             let here = srcs.first().map_or_else(|| at.to_owned(), |s| s.1.clone());
-            positions.push(self.location(&srcs, &gathered.for_index(draft, Some(i)), &here)?);
+            positions.push(self.location(&srcs, &gathered.for_index(Some(i)), &here)?);
         }
         let rest_srcs: Vec<Src<'d>> = rests.iter().flatten().cloned().collect();
         let rest_forbidden = max_from_tuple.is_some();
@@ -484,7 +477,7 @@ impl<'d> Lowerer<'_, 'd> {
             None
         } else {
             let here = rest_srcs[0].1.clone();
-            Some(self.location(&rest_srcs, &gathered.for_index(draft, None), &here)?)
+            Some(self.location(&rest_srcs, &gathered.for_index(None), &here)?)
         };
         let mut max_items = f.max_items.clone();
         if let Some((n, p)) = &max_from_tuple

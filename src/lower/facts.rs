@@ -157,11 +157,10 @@ impl<'d> Lowerer<'_, 'd> {
         at: &str,
         work: &mut Vec<Src<'d>>,
     ) -> Result<(), Fail> {
-        let draft = self.doc.draft;
         let here = |kw: &str| pointer::push(at, kw);
         for (keyword, value) in map {
             let kw = keyword.as_str();
-            if vocab::slot(draft, kw).is_none() {
+            if vocab::slot(kw).is_none() {
                 continue; // unknown keyword: an annotation (noted by preflight)
             }
             match kw {
@@ -216,7 +215,7 @@ impl<'d> Lowerer<'_, 'd> {
                         f.multiple_of.push((n.clone(), here(kw)));
                     }
                 }
-                "items" | "prefixItems" | "additionalItems" if !f.array_nodes.iter().any(|(_, p)| p == at) => {
+                "items" | "prefixItems" if !f.array_nodes.iter().any(|(_, p)| p == at) => {
                     f.array_nodes.push((map, at.to_owned()));
                 }
                 "minItems" => {
@@ -317,8 +316,31 @@ impl<'d> Lowerer<'_, 'd> {
                         None => return Err(Fail::new(at, "$ref", format!("reference {r:?} cannot be inlined"))),
                     }
                 }
-                "$dynamicRef" | "$recursiveRef" => {
-                    return Err(Fail::new(at, kw, "dynamic references cannot be inlined"));
+                vocab::OPAQUE => {
+                    f.recursion_cut = true;
+                    let what = value.as_str().unwrap_or("a dynamic reference");
+                    self.widen(
+                        at,
+                        "$dynamicRef",
+                        Action::Dropped,
+                        format!("{what}: its target depends on the path taken; widened to no constraint here"),
+                    );
+                }
+                vocab::ASSERTS => {
+                    for name in value.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                        let (keyword, reason) = if name == "integer" {
+                            (
+                                "type",
+                                "draft-04 integers exclude numbers written with a fraction (`1.0`), which a native `integer` admits (widening)",
+                            )
+                        } else {
+                            (
+                                name,
+                                "asserted by the validator in this draft, which no native schema can state: dropped (widening)",
+                            )
+                        };
+                        self.widen(at, keyword, Action::Dropped, reason);
+                    }
                 }
                 "description" if f.description.is_none() && value.is_string() => {
                     f.description = Some(value.clone());
@@ -330,7 +352,6 @@ impl<'d> Lowerer<'_, 'd> {
                 | "else"
                 | "dependentSchemas"
                 | "dependentRequired"
-                | "dependencies"
                 | "propertyNames"
                 | "unevaluatedProperties"
                 | "unevaluatedItems"

@@ -365,7 +365,6 @@ fn def_name(ptr: &str, n: usize, taken: &[(String, String, Option<Value>)]) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocab::Draft;
     use serde_json::json;
 
     static OPEN: Rules = Rules {
@@ -386,7 +385,7 @@ mod tests {
 
     #[track_caller]
     fn check(schema: Value) -> Result<(Value, bool), String> {
-        let doc = Doc { root: &schema, draft: Draft::Draft202012, refs_resolvable: true };
+        let doc = Doc { root: &schema };
         lower(&doc, &OPEN, true, true).map(|l| (l.schema, l.exact)).map_err(|f| f.0.to_string())
     }
 

@@ -72,7 +72,11 @@ fn suite_sweep_no_panic_no_narrowing() {
         if trace {
             eprintln!("case {}", case.name);
         }
-        let validator = crate::preflight::build_validator(&case.schema, crate::vocab::Draft::Draft202012, true).ok();
+        let validator = crate::preflight::build_validator(
+            &case.schema,
+            &crate::preflight::Build::plain(crate::vocab::Draft::Draft202012),
+        )
+        .ok();
         for provider in Provider::ALL {
             for mode in Mode::ALL {
                 let opts = Options::new(*provider).with_mode(*mode);
@@ -149,8 +153,12 @@ fn ok_deferred_validator_builds_for_every_fixture() {
         let text = std::fs::read_to_string(&f).expect("fixture is readable");
         let Ok(schema) = serde_json::from_str::<Value>(&text) else { continue };
         let Ok(em) = Options::new(Provider::OpenAi).compile(&schema) else { continue };
-        let eager =
-            crate::preflight::build_validator(&schema, crate::vocab::Draft::detect(&schema).expect("draft"), true);
+        let eager = crate::preflight::build_validator(
+            &schema,
+            &crate::preflight::Build::plain(
+                crate::vocab::Draft::detect(&schema, crate::Draft::Draft202012).expect("draft"),
+            ),
+        );
         assert!(eager.is_ok(), "{}: compiles, but the validator does not build", f.display());
         assert!(em.local_validator().is_ok(), "{}: the deferred build fails", f.display());
     }

@@ -70,7 +70,10 @@ fn generators_reach_valid_instances() {
     let (mut compiled, mut valid) = (0, 0);
     for _ in 0..200 {
         let schema: Value = strategies::schema().new_tree(&mut runner).expect("tree").current();
-        let Ok(v) = crate::preflight::build_validator(&schema, crate::vocab::Draft::Draft202012, true) else {
+        let Ok(v) = crate::preflight::build_validator(
+            &schema,
+            &crate::preflight::Build::plain(crate::vocab::Draft::Draft202012),
+        ) else {
             continue;
         };
         if crate::emit(&schema, Provider::Gemini).is_ok() {
