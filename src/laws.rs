@@ -46,8 +46,7 @@ pub fn option_sets() -> Vec<Options> {
 pub struct Admits {
     native: Option<jsonschema::Validator>,
     constrained: bool,
-    source: Option<Value>,
-    reshape: Option<Value>,
+    emission: Emission,
 }
 
 impl Admits {
@@ -63,12 +62,7 @@ impl Admits {
                 .build(n)
                 .ok()
         });
-        Admits {
-            native: validator,
-            constrained: native.is_some(),
-            source: em.source_schema().cloned(),
-            reshape: em.reshape.clone(),
-        }
+        Admits { native: validator, constrained: native.is_some(), emission: em.clone() }
     }
 
     /// Law 2 for one instance: the provider can return `project(x)`.
@@ -78,24 +72,14 @@ impl Admits {
             return true;
         }
         let Some(v) = &self.native else { return false };
-        let projected = match &self.source {
-            Some(s) => crate::project(s, x),
-            None => x.clone(),
-        };
-        match &self.reshape {
-            Some(ann) => crate::reshape::forward(&projected, ann).is_some_and(|y| v.is_valid(&y)),
-            None => v.is_valid(&projected),
-        }
+        self.answer_for(x).is_some_and(|y| v.is_valid(&y))
     }
 
     /// What the provider sends for the answer `x`: projected, then reshaped.
     #[must_use]
     pub fn answer_for(&self, x: &Value) -> Option<Value> {
-        let projected = match &self.source {
-            Some(s) => crate::project(s, x),
-            None => x.clone(),
-        };
-        match &self.reshape {
+        let projected = self.emission.project(x);
+        match &self.emission.reshape {
             Some(ann) => crate::reshape::forward(&projected, ann),
             None => Some(projected),
         }

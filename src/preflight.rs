@@ -110,7 +110,7 @@ pub(crate) fn check<'a>(schema: &'a Value, opts: &Options) -> Result<Checked<'a>
         Error::new(
             ErrorKind::Unsupported,
             "/$schema",
-            format!("unknown `$schema` {uri:?}: only drafts 4, 6, 7, 2019-09 and 2020-12 are known, and meta-schemas are never fetched"),
+            format!("unknown `$schema` {uri:?}: schemacast reads drafts 4, 6, 7, 2019-09 and 2020-12; custom meta-schemas (and their vocabularies) are not supported, and nothing is fetched"),
         )
     })?;
     let build = Build::of(draft, opts);
