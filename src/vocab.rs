@@ -196,6 +196,7 @@ pub(crate) fn is_generator_annotation(keyword: &str) -> bool {
             | "examples"
             | "xml"
             | "externalDocs"
+            | "propertyOrdering"
             | "deprecated"
             | "readOnly"
             | "writeOnly"

@@ -314,3 +314,55 @@ fn ok_bench_prints_its_columns() {
     assert_eq!(cli(&["emit", "-p", "openai", "a", "b", "c"], "").code, 2, "only bench takes many files");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ok_resources_between_files_of_one_folder() {
+    let doc = "fixtures/resources/documents/common.json";
+    let root = "fixtures/resources/relative-reference.json";
+    let o = cli(&["emit", "-p", "gemini", "--resource", doc, root], "");
+    assert_eq!(o.code, 0, "{}", o.err);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    let home = &v["body"]["generationConfig"]["responseSchema"]["properties"]["home"];
+    assert_eq!(home["type"], "STRING", "the referenced document is inlined: {}", v["body"]);
+    assert!(!v["body"].to_string().contains("file://"), "no URI reaches the provider: {}", v["body"]);
+    let notes = v["notes"].to_string();
+    assert!(
+        notes.contains("documents/common.json#/definitions/path/pattern"),
+        "notes point into the document: {notes}"
+    );
+    let by_id = cli(
+        &[
+            "emit",
+            "-p",
+            "openai",
+            "--resource",
+            "fixtures/resources/documents/money.json",
+            "fixtures/resources/reference-by-id.json",
+        ],
+        "",
+    );
+    assert_eq!(by_id.code, 0, "registered under its `$id` too: {}", by_id.err);
+    let missing = cli(&["emit", "-p", "openai", root], "");
+    assert_eq!(missing.code, 1);
+    assert!(missing.err.contains("not supplied"), "{}", missing.err);
+}
+
+#[test]
+fn err_resource_not_json() {
+    let o = cli(&["emit", "-p", "openai", "--resource", "README.md", "fixtures/resources/relative-reference.json"], "");
+    assert_eq!(o.code, 1, "{}", o.err);
+    assert!(o.err.contains("invalid_json") && o.err.contains("README.md"), "{}", o.err);
+    let o = cli(&["emit", "-p", "openai", "--resource", "no-such-file.json", "-"], "{}");
+    assert_eq!(o.code, 2, "{}", o.err);
+}
+
+#[test]
+fn ok_draft_flag_reads_schemas_without_schema_uri() {
+    let tuple = r#"{"type": "array", "items": [{"type": "string"}], "additionalItems": false}"#;
+    let o = cli(&["emit", "-p", "vllm", "--draft", "7", "-"], tuple);
+    assert_eq!(o.code, 0, "{}", o.err);
+    let o = cli(&["emit", "-p", "vllm", "-"], tuple);
+    assert_eq!(o.code, 1, "an `items` array is not a 2020-12 schema: {}", o.err);
+    let o = cli(&["emit", "-p", "vllm", "--draft", "5", "-"], tuple);
+    assert_eq!(o.code, 2, "{}", o.err);
+}

@@ -233,16 +233,12 @@ impl<'r> Walker<'r> {
                         && !matches!(*k, "id" | "$id" | "$schema")
                 })
                 .collect();
-            if !ignored.is_empty() {
+            for k in ignored {
                 self.notes.push(Note::new(
                     src.display(),
-                    "$ref",
+                    k,
                     Action::Dropped,
-                    format!(
-                        "keywords beside `$ref` are ignored in draft {} and earlier, by the validator too: {} not applied, not sent",
-                        Draft::Draft7,
-                        ignored.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
-                    ),
+                    "beside `$ref`: ignored in draft 7 and earlier, by the validator too; not applied, not sent",
                 ));
             }
         }

@@ -331,7 +331,7 @@ impl<'d> Lowerer<'_, 'd> {
                         let (keyword, reason) = if name == "integer" {
                             (
                                 "type",
-                                "draft-04 integers exclude numbers written with a fraction (`1.0`), which a native `integer` admits (widening)",
+                                "read as `integer` of later drafts: draft-04 integers exclude numbers written with a fraction (`1.0`), which a native `integer` admits (widening)",
                             )
                         } else {
                             (
@@ -339,7 +339,8 @@ impl<'d> Lowerer<'_, 'd> {
                                 "asserted by the validator in this draft, which no native schema can state: dropped (widening)",
                             )
                         };
-                        self.widen(at, keyword, Action::Dropped, reason);
+                        let action = if name == "integer" { Action::Rewritten } else { Action::Dropped };
+                        self.widen(at, keyword, action, reason);
                     }
                 }
                 "description" if f.description.is_none() && value.is_string() => {

@@ -34,6 +34,30 @@ pub(crate) fn targets() -> Vec<(String, Options)> {
     out
 }
 
+/// The fixtures of group `resources` may name the documents in
+/// `fixtures/resources/documents/`: each is supplied under its path in the group
+/// (`documents/<file>`, as the CLI registers it beside the root file) and under
+/// its `$id`.
+pub(crate) fn with_documents(group: &str, mut options: Options) -> Options {
+    if group != "resources" {
+        return options;
+    }
+    let dir = super::root().join("fixtures/resources/documents");
+    let mut files: Vec<_> =
+        std::fs::read_dir(&dir).expect("documents/ exists").filter_map(Result::ok).map(|e| e.path()).collect();
+    files.sort();
+    for f in files {
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(&f).expect("readable")).expect("a JSON document");
+        if let Some(id) = doc.get("$id").and_then(Value::as_str) {
+            options = options.with_resource(id.to_owned(), doc.clone());
+        }
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        options = options.with_resource(format!("documents/{name}"), doc);
+    }
+    options
+}
+
 pub(crate) fn render_mode(schema: &Value, options: &Options, mode: Mode) -> String {
     let mut out = String::new();
     match options.clone().with_mode(mode).compile(schema) {
@@ -110,6 +134,7 @@ fn golden() {
             }
         };
         for (target, options) in targets() {
+            let options = with_documents(&group, options);
             let rendered = render(&schema, &options);
             let name = format!("{group}__{case}");
             let mut settings = insta::Settings::clone_current();
