@@ -137,6 +137,13 @@ pub struct Emission {
     /// The front end's working form of `source`, when it is not `source` itself
     /// (another draft, identifiers, supplied documents).
     pub(crate) work: Option<Value>,
+    /// The projection's readings, from the options.
+    pub(crate) readings: crate::closure::Readings,
+    /// Whether formats are asserted (for the projection's branch validators).
+    pub(crate) assert_formats: bool,
+    /// Validators of the working form's sub-schemas, built at the first
+    /// [`project`](Emission::project) that meets a union (shared by clones).
+    pub(crate) branches: std::sync::Arc<std::sync::OnceLock<Option<jsonschema::ValidatorMap>>>,
 }
 
 impl Emission {
@@ -152,6 +159,9 @@ impl Emission {
             validator: None,
             reshape: None,
             work: None,
+            readings: crate::closure::Readings::ALL,
+            assert_formats: true,
+            branches: std::sync::Arc::default(),
         }
     }
 
@@ -301,7 +311,11 @@ impl Emission {
     /// The closed-world projection `π(value)` (contract §3) of this emission:
     /// what the provider may return for `value`, before any reversible rewrite.
     /// Reads the schema as this emission read it (its draft, supplied documents
-    /// and options). Without a schema, `value` unchanged.
+    /// and options): undeclared keys of closable objects dropped, unions closed
+    /// by the first branch the value satisfies, absent properties with a
+    /// provably valid `default` filled in. Without a schema, `value` unchanged.
+    /// The first call that meets a union builds validators of the schema's
+    /// branches, kept for the next calls.
     ///
     /// ```
     /// let schema = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}}});
@@ -311,10 +325,12 @@ impl Emission {
     /// ```
     #[must_use]
     pub fn project(&self, value: &Value) -> Value {
-        match self.work.as_ref().or(self.source.as_ref()) {
-            Some(root) => crate::closure::project_value(&crate::analysis::Doc { root }, value),
-            None => value.clone(),
-        }
+        let Some(root) = self.work.as_ref().or(self.source.as_ref()) else { return value.clone() };
+        let accepts = |at: &str, v: &Value| {
+            let map = self.branches.get_or_init(|| crate::preflight::branch_validators(root, self.assert_formats));
+            map.as_ref().and_then(|m| m.get(&format!("#{at}"))).is_some_and(|val| val.is_valid(v))
+        };
+        crate::closure::project_value(&crate::analysis::Doc { root }, value, self.readings, &accepts)
     }
 
     /// The caller's schema this emission was compiled from, if any.

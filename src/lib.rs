@@ -43,6 +43,7 @@ mod emission;
 mod error;
 mod front;
 mod info;
+mod literal;
 mod lower;
 
 #[cfg(any(test, feature = "laws"))]
@@ -162,10 +163,16 @@ pub fn compile_without_schema(provider: Provider, mode: Mode) -> Result<Emission
 /// ```
 #[must_use]
 pub fn project(schema: &Value, value: &Value) -> Value {
-    let Some(work) = preflight::light(schema, &Options::new(Provider::OpenAi)) else {
+    let opts = Options::new(Provider::OpenAi);
+    let Some(work) = preflight::light(schema, &opts) else {
         return value.clone();
     };
-    closure::project_value(&analysis::Doc { root: &work.root }, value)
+    let branches = std::sync::OnceLock::new();
+    let accepts = |at: &str, v: &Value| {
+        let map = branches.get_or_init(|| preflight::branch_validators(&work.root, true));
+        map.as_ref().and_then(|m| m.get(&format!("#{at}"))).is_some_and(|val| val.is_valid(v))
+    };
+    closure::project_value(&analysis::Doc { root: &work.root }, value, closure::Readings::ALL, &accepts)
 }
 
 /// Validates `value` against `schema` with the local validator, for callers that

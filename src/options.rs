@@ -248,6 +248,8 @@ impl FromStr for ClaudeMechanism {
 /// | deny unknown keywords | `false` (unknown keywords are annotations, with a note) |
 /// | format assertion | `true` (`format` is checked locally, so it may be sent natively) |
 /// | closed world | `true` (closable objects may be closed: contract §3) |
+/// | union closing | `true` (unions close by branch; disjoint `oneOf` is `anyOf` exactly) |
+/// | default filling | `true` (absent properties with a provably valid default read as that default) |
 /// | Gemini dialect | [`GeminiDialect::ResponseSchema`] |
 /// | Claude JSON tool | `false` ([`Mode::Json`] sends nothing to Claude) |
 /// | Claude mechanism | the provider's own: [`ClaudeMechanism::Tool`] for Claude, [`ClaudeMechanism::OutputFormat`] for Bedrock |
@@ -277,6 +279,8 @@ pub struct Options {
     pub(crate) deny_unknown_keywords: bool,
     pub(crate) assert_formats: bool,
     pub(crate) closed_world: bool,
+    pub(crate) union_closing: bool,
+    pub(crate) default_filling: bool,
     pub(crate) gemini_dialect: GeminiDialect,
     pub(crate) claude_json_tool: bool,
     pub(crate) claude_mechanism: Option<ClaudeMechanism>,
@@ -301,6 +305,8 @@ impl Options {
             deny_unknown_keywords: false,
             assert_formats: true,
             closed_world: true,
+            union_closing: true,
+            default_filling: true,
             gemini_dialect: GeminiDialect::ResponseSchema,
             claude_json_tool: false,
             claude_mechanism: None,
@@ -356,6 +362,36 @@ impl Options {
     pub fn with_closed_world(mut self, yes: bool) -> Self {
         self.closed_world = yes;
         self
+    }
+
+    /// Whether unions close by branch (contract §3, default `true`): in an
+    /// `anyOf`, or a `oneOf` whose branches are provably disjoint, only the first
+    /// branch a value satisfies declares keys, so a tagged union of open objects
+    /// closes branch by branch, and such a `oneOf` is sent as `anyOf` exactly.
+    /// With `false`, every branch's keys count at the location.
+    #[must_use]
+    pub fn with_union_closing(mut self, yes: bool) -> Self {
+        self.union_closing = yes;
+        self
+    }
+
+    /// Whether defaults fill in (contract §3, default `true`): a property whose
+    /// `default` provably keeps the value valid reads, when absent, as present
+    /// with that default, so strict dialects may send it required (Pydantic's
+    /// `x: int | None = None`). With `false`, defaults are annotations only.
+    #[must_use]
+    pub fn with_default_filling(mut self, yes: bool) -> Self {
+        self.default_filling = yes;
+        self
+    }
+
+    /// The projection's readings these options allow.
+    pub(crate) fn readings(&self) -> crate::closure::Readings {
+        crate::closure::Readings {
+            close: self.closed_world,
+            by_branch: self.closed_world && self.union_closing,
+            fill: self.default_filling,
+        }
     }
 
     /// Which Gemini field carries the schema (default `responseSchema`).

@@ -20,6 +20,8 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
     opts.validate()?;
     let profile = profile::profile(opts.provider);
     let mut em = Emission::new(opts.provider, opts.mode, schema);
+    em.readings = opts.readings();
+    em.assert_formats = opts.assert_formats;
     let checked = match schema {
         Some(s) => Some(preflight::check(s, opts)?),
         None if opts.mode == Mode::Schema => {

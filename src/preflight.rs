@@ -217,6 +217,21 @@ pub(crate) fn build_validator(schema: &Value, build: &Build) -> Result<jsonschem
     options.offline().build(schema).map_err(|e| fail(&e, e.instance_path().to_string()))
 }
 
+/// Validators for every sub-schema of a working form, keyed `#<pointer>`: how
+/// the projection tells which union branch a value satisfies. `None` when the
+/// working form does not build (then every union is read location-wide).
+pub(crate) fn branch_validators(work: &Value, assert_formats: bool) -> Option<jsonschema::ValidatorMap> {
+    if !(work.is_object() || work.is_boolean()) {
+        return None;
+    }
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(assert_formats)
+        .offline()
+        .build_map(work)
+        .ok()
+}
+
 fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",

@@ -202,6 +202,7 @@ pub(crate) static LLAMA_CPP_RULES: Rules = Rules {
     root_unions: true,
     integral_bounds: true,
     refs: false,
+    fill_defaults: false,
 };
 
 static OLLAMA: Grammar = Grammar { rules: &LLAMA_CPP_RULES, object_root: false, type_arrays: true };
@@ -235,6 +236,7 @@ static VLLM_RULES: Rules = Rules {
     root_unions: true,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
 };
 static VLLM: Grammar = Grammar { rules: &VLLM_RULES, object_root: false, type_arrays: true };
 
@@ -267,6 +269,7 @@ static XAI_RULES: Rules = Rules {
     root_unions: true,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
 };
 // xAI, Fireworks and Cohere list their types one by one and document `anyOf`,
 // not type arrays: unions are sent as `anyOf`.
@@ -288,6 +291,7 @@ static FIREWORKS_RULES: Rules = Rules {
     root_unions: true,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
 };
 static FIREWORKS: Grammar = Grammar { rules: &FIREWORKS_RULES, object_root: false, type_arrays: false };
 
@@ -307,6 +311,7 @@ static COHERE_RULES: Rules = Rules {
     root_unions: true,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
 };
 static COHERE: Grammar = Grammar { rules: &COHERE_RULES, object_root: true, type_arrays: false };
 

@@ -264,11 +264,6 @@ impl Child<'_> {
     }
 }
 
-/// Calls `f` for every direct sub-schema of a working-form `node`, in document order.
-pub(crate) fn for_each_child<'a>(node: &'a Map<String, Value>, f: impl FnMut(Child<'a>)) {
-    children(node, slot, f);
-}
-
 /// Calls `f` for every direct sub-schema of `node` in a document of `draft`,
 /// in document order. Keywords unknown to `draft` are annotations and are not entered.
 pub(crate) fn for_each_child_in<'a>(draft: Draft, node: &'a Map<String, Value>, f: impl FnMut(Child<'a>)) {

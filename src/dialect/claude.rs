@@ -40,6 +40,7 @@ pub(crate) static STRICT_RULES: Rules = Rules {
     root_unions: false,
     integral_bounds: false,
     refs: false,
+    fill_defaults: true,
 };
 
 /// Most optional properties across all strict schemas of a request.
@@ -98,6 +99,7 @@ pub(crate) static RULES: Rules = Rules {
     root_unions: false,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
 };
 
 pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>, opts: &Options) {
@@ -174,7 +176,7 @@ fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Note> {
         ));
     }
     let rules = if objects_only { &STRICT_RULES } else { &STRICT_RULES_WRAPPED };
-    let lowered = lower::lower(doc, rules, opts.closed_world, opts.assert_formats).map_err(|f| f.0)?;
+    let lowered = lower::lower(doc, rules, opts.readings(), opts.assert_formats).map_err(|f| f.0)?;
     let mut notes = lowered.notes;
     let mut exact = lowered.exact;
     let mut schema = lowered.schema;
@@ -349,7 +351,7 @@ fn send_strict(
 
 fn tool_schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
     if !analysis::accepts_only_objects(doc, doc.root) && opts.reshape {
-        let inner = match lower::lower(doc, &RULES_WRAPPED, opts.closed_world, opts.assert_formats) {
+        let inner = match lower::lower(doc, &RULES_WRAPPED, opts.readings(), opts.assert_formats) {
             Ok(lowered) => {
                 em.notes.extend(lowered.notes);
                 lowered.schema
@@ -372,7 +374,7 @@ fn tool_schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Optio
         return;
     }
     let description = doc.root.get("description").and_then(Value::as_str).map(str::to_owned);
-    match lower::lower(doc, &RULES, opts.closed_world, opts.assert_formats) {
+    match lower::lower(doc, &RULES, opts.readings(), opts.assert_formats) {
         Ok(lowered) => {
             em.notes.extend(lowered.notes);
             let mut input = lowered.schema;

@@ -35,6 +35,7 @@ pub(crate) static RESPONSE_SCHEMA: Rules = Rules {
     root_unions: true,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
 };
 
 /// What `responseJsonSchema` expresses (`providers.md` §4.3). Keywords the model
@@ -53,6 +54,7 @@ pub(crate) static RESPONSE_JSON_SCHEMA: Rules = Rules {
     root_unions: true,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
 };
 
 const MIME: &str = "application/json";
@@ -72,7 +74,7 @@ pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
         GeminiDialect::ResponseSchema => (&RESPONSE_SCHEMA, "responseSchema"),
         GeminiDialect::JsonSchema => (&RESPONSE_JSON_SCHEMA, "responseJsonSchema"),
     };
-    let lowered = lower::lower(doc, rules, opts.closed_world, opts.assert_formats).and_then(|l| {
+    let lowered = lower::lower(doc, rules, opts.readings(), opts.assert_formats).and_then(|l| {
         // A root that constrains nothing is not worth sending.
         let unconstrained = l.schema.as_object().is_some_and(|m| m.keys().all(|k| k == "title" || k == "description"));
         if unconstrained {

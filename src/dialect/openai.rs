@@ -139,6 +139,7 @@ fn lowering_rules(rules: &StrictRules, reshape: bool) -> Rules {
         // reshape inverse walks an inlined schema, so references are inlined when
         // reshaping.
         refs: rules.refs && !reshape,
+        fill_defaults: true,
     }
 }
 
@@ -149,7 +150,7 @@ fn lowering_rules(rules: &StrictRules, reshape: bool) -> Rules {
 type Rewritten = (serde_json::Value, bool, Vec<Note>, Option<serde_json::Value>);
 
 fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Note> {
-    let lowered = lower::lower(doc, &lowering_rules(rules, opts.reshape), opts.closed_world, opts.assert_formats)
+    let lowered = lower::lower(doc, &lowering_rules(rules, opts.reshape), opts.readings(), opts.assert_formats)
         .map_err(|f| f.0)?;
     let mut schema = lowered.schema;
     lower::split_type_arrays(&mut schema, rules.type_arrays);

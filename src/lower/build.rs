@@ -126,31 +126,50 @@ impl<'d> Lowerer<'_, 'd> {
                 );
             }
         }
-        let mut combos: Vec<Facts<'d>> = vec![f];
+        // Each combination remembers which branch of each union it took: its
+        // objects close to the keys of those branches (unions close by branch).
+        let mut combos: Vec<(Facts<'d>, Vec<(String, usize)>)> = vec![(f, Vec::new())];
         for (kw, p, branches) in used {
             if kw == "oneOf" && branches.len() > 1 {
-                self.widen(
-                    &p,
-                    kw,
-                    Action::Rewritten,
-                    "read as `anyOf` (widening: an answer matching several branches is not excluded)",
-                );
+                if closure::disjoint(self.doc, &branches) {
+                    self.note(
+                        &p,
+                        kw,
+                        Action::Rewritten,
+                        "read as `anyOf`: its branches are disjoint (distinct types, or distinct literals of a required key), so no answer matches two of them",
+                    );
+                } else {
+                    self.widen(
+                        &p,
+                        kw,
+                        Action::Rewritten,
+                        "read as `anyOf` (widening: an answer matching several branches is not excluded)",
+                    );
+                }
             }
             let mut next = Vec::with_capacity(combos.len() * branches.len());
-            for c in &combos {
-                for b in &branches {
+            for (c, chosen) in &combos {
+                for (i, b) in branches.iter().enumerate() {
                     let bf = self.facts(std::slice::from_ref(b), &b.1)?;
-                    next.push(conjoin(c, bf));
+                    let mut chosen = chosen.clone();
+                    chosen.push((p.clone(), i));
+                    next.push((conjoin(c, bf), chosen));
                 }
             }
             combos = next;
         }
         let mut outs: Vec<Value> = Vec::with_capacity(combos.len());
-        for c in combos {
+        let outer = self.choices.clone();
+        for (c, chosen) in combos {
             if c.never.is_some() || c.types.is_empty() {
                 continue; // a branch that accepts nothing adds nothing
             }
-            let v = self.build(c, pi, at)?;
+            if self.readings.by_branch {
+                self.choices = outer.iter().cloned().chain(chosen).collect();
+            }
+            let v = self.build(c, pi, at);
+            self.choices.clone_from(&outer);
+            let v = v?;
             match v {
                 Value::Object(m) if m.len() == 1 && m.contains_key("anyOf") => {
                     if let Some(Value::Array(inner)) = m.get("anyOf") {
@@ -446,7 +465,7 @@ impl<'d> Lowerer<'_, 'd> {
             rests.push(rest);
         }
         let width = prefixes.iter().map(Vec::len).max().unwrap_or(0);
-        let gathered = closure::gather(self.doc, pi);
+        let gathered = closure::gather_with(self.doc, pi, &self.choices);
         // Element count bound from nodes whose rest is `false`.
         let mut max_from_tuple: Option<(u64, String)> = None;
         for (i, r) in rests.iter().enumerate() {
@@ -456,6 +475,14 @@ impl<'d> Lowerer<'_, 'd> {
                     max_from_tuple = Some((n, p.clone()));
                 }
             }
+        }
+        // A tuple closed by `maxItems` (Pydantic's fixed-length tuples) takes no
+        // element beyond its positions, whatever `items` says.
+        if let Some((m, p)) = &f.max_items
+            && usize::try_from(*m).is_ok_and(|m| m <= width)
+            && max_from_tuple.as_ref().is_none_or(|(t, _)| m < t)
+        {
+            max_from_tuple = Some((*m, p.clone()));
         }
         let mut positions: Vec<Value> = Vec::with_capacity(width);
         let limit = max_from_tuple.as_ref().map_or(width, |(m, _)| width.min(*m as usize));
@@ -562,7 +589,7 @@ impl<'d> Lowerer<'_, 'd> {
     }
 
     fn objects(&mut self, f: &Facts<'d>, pi: &[Src<'d>], at: &str, out: &mut Map<String, Value>) -> Result<(), Fail> {
-        let gathered = closure::gather(self.doc, pi);
+        let gathered = closure::gather_with(self.doc, pi, &self.choices);
         let mut props = Map::new();
         let mut forbidden: HashSet<&str> = HashSet::new();
         for (name, srcs) in &f.properties {
@@ -606,7 +633,26 @@ impl<'d> Lowerer<'_, 'd> {
                 }
             }
         }
-        let required: Vec<String> = f.required.clone();
+        let mut required: Vec<String> = f.required.clone();
+        if self.rules.fill_defaults && self.readings.fill {
+            let filled: Vec<String> = props
+                .keys()
+                .filter(|k| !required.contains(*k) && gathered.fillable(self.doc, k).is_some())
+                .cloned()
+                .collect();
+            if !filled.is_empty() {
+                self.note(
+                    at,
+                    "required",
+                    Action::Rewritten,
+                    format!(
+                        "{} sent required: each has a default its schema accepts, and an absent property means its default (the projection fills it in)",
+                        filled.join(", ")
+                    ),
+                );
+                required.extend(filled);
+            }
+        }
         if let Some((cat, allowed)) = &closed {
             let allowed: HashSet<&str> = allowed.iter().map(String::as_str).collect();
             if let Some(r) = required.iter().find(|r| !props.contains_key(r.as_str()) && !allowed.contains(r.as_str()))
@@ -674,7 +720,7 @@ impl<'d> Lowerer<'_, 'd> {
         }
         // The dialect closes every object: only a closable object may be sent, and
         // it must declare every key the projection keeps.
-        if !self.closed_world {
+        if !self.readings.close {
             return Err(Fail::new(
                 at,
                 "additionalProperties",

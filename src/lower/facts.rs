@@ -178,9 +178,10 @@ impl<'d> Lowerer<'_, 'd> {
                     f.literals = Some(match f.literals.take() {
                         None => {
                             f.literal_at = here(kw);
-                            dedup(values)
+                            crate::literal::dedup(values)
                         }
-                        Some(prev) => prev.into_iter().filter(|p| values.contains(p)).collect(),
+                        // JSON Schema equality: `1` and `1.0` are one value.
+                        Some(prev) => prev.into_iter().filter(|p| crate::literal::contains(&values, p)).collect(),
                     });
                 }
                 "minLength" => {
@@ -375,16 +376,6 @@ impl<'d> Lowerer<'_, 'd> {
     }
 }
 
-fn dedup(values: Vec<Value>) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::with_capacity(values.len());
-    for v in values {
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    out
-}
-
 /// Merges the facts of a union branch into a copy of the outer facts.
 pub(crate) fn conjoin<'a>(outer: &Facts<'a>, inner: Facts<'a>) -> Facts<'a> {
     let mut f = outer.clone();
@@ -395,7 +386,7 @@ pub(crate) fn conjoin<'a>(outer: &Facts<'a>, inner: Facts<'a>) -> Facts<'a> {
                 f.literal_at = inner.literal_at;
                 lits
             }
-            Some(prev) => prev.into_iter().filter(|p| lits.contains(p)).collect(),
+            Some(prev) => prev.into_iter().filter(|p| crate::literal::contains(&lits, p)).collect(),
         });
     }
     if let Some((n, at)) = inner.min_length {

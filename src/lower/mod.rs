@@ -87,6 +87,9 @@ pub(crate) struct Rules {
     /// siblings): a plain reference is passed through, its target lowered once
     /// into `$defs`, and recursion is kept instead of widened.
     pub(crate) refs: bool,
+    /// A property whose default the projection fills in is sent required (the
+    /// dialect needs every property required, or counts optional ones).
+    pub(crate) fill_defaults: bool,
 }
 
 impl Rules {
@@ -220,11 +223,17 @@ const MAX_NESTING: usize = 96;
 pub(crate) const MAX_BRANCHES: usize = 16;
 
 /// Lowers the schema at `doc.root` under `rules`.
-pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, closed_world: bool, assert_formats: bool) -> Result<Lowered, Fail> {
+pub(crate) fn lower(
+    doc: &Doc<'_>,
+    rules: &Rules,
+    readings: crate::closure::Readings,
+    assert_formats: bool,
+) -> Result<Lowered, Fail> {
     let mut l = Lowerer {
         doc,
         rules,
-        closed_world,
+        readings,
+        choices: Vec::new(),
         assert_formats,
         notes: Vec::new(),
         exact: true,
@@ -255,7 +264,10 @@ pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, closed_world: bool, assert_for
 pub(crate) struct Lowerer<'a, 'd> {
     pub(crate) doc: &'a Doc<'d>,
     pub(crate) rules: &'a Rules,
-    pub(crate) closed_world: bool,
+    /// The projection's readings (closing, by branch, defaults) the dialect may rely on.
+    pub(crate) readings: crate::closure::Readings,
+    /// Union branches chosen at the location being built (unions read by branch).
+    pub(crate) choices: Vec<(String, usize)>,
     pub(crate) assert_formats: bool,
     pub(crate) notes: Vec<Note>,
     pub(crate) exact: bool,
@@ -295,6 +307,8 @@ impl<'d> Lowerer<'_, 'd> {
         }
         self.nesting += 1;
         let depth = self.ref_stack.len();
+        // Branch choices belong to one location; the locations below choose their own.
+        let outer_choices = std::mem::take(&mut self.choices);
         let facts = self.facts(own, at);
         let out = match facts {
             Ok(f) => self.build(f, pi, at),
@@ -302,6 +316,7 @@ impl<'d> Lowerer<'_, 'd> {
         };
         self.ref_stack.truncate(depth);
         self.nesting -= 1;
+        self.choices = outer_choices;
         out
     }
 
@@ -381,12 +396,15 @@ mod tests {
         root_unions: true,
         integral_bounds: false,
         refs: false,
+        fill_defaults: false,
     };
 
     #[track_caller]
     fn check(schema: Value) -> Result<(Value, bool), String> {
         let doc = Doc { root: &schema };
-        lower(&doc, &OPEN, true, true).map(|l| (l.schema, l.exact)).map_err(|f| f.0.to_string())
+        lower(&doc, &OPEN, crate::closure::Readings::ALL, true)
+            .map(|l| (l.schema, l.exact))
+            .map_err(|f| f.0.to_string())
     }
 
     #[test]
