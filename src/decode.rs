@@ -128,6 +128,14 @@ pub enum DecodeError {
     /// The schema itself did not pass preflight.
     #[error("{0}")]
     Schema(Error),
+    /// A map sent as `{"key", "value"}` pairs (reshape) repeats a key.
+    #[error("at {pointer}: the key {key:?} is repeated in the pairs that carry a map")]
+    RepeatedKey {
+        /// JSON Pointer into the answer as sent: the pair that repeats the key.
+        pointer: String,
+        /// The repeated key.
+        key: String,
+    },
 }
 
 impl DecodeError {
@@ -142,6 +150,7 @@ impl DecodeError {
             DecodeError::NotJson { .. } => "not_json",
             DecodeError::Invalid { .. } => "schema_violation",
             DecodeError::Schema(e) => e.kind().as_str(),
+            DecodeError::RepeatedKey { .. } => "repeated_key",
         }
     }
 }
@@ -468,11 +477,11 @@ pub(crate) fn violations(validator: &jsonschema::Validator, value: &Value) -> Ve
     out
 }
 
-/// The whole decode: extract, unwrap, parse, validate.
+/// The whole decode: extract, unwrap, parse, undo the reshape, validate.
 pub(crate) fn decode(
     envelope: Envelope,
     validator: Option<&jsonschema::Validator>,
-    reshape: Option<&Value>,
+    reshape: Option<(&Value, crate::reshape::Accepts<'_>)>,
     body: &Value,
 ) -> Result<Answer, DecodeError> {
     let (raw, finish) = extract(envelope, body)?;
@@ -485,7 +494,7 @@ pub(crate) fn decode(
         }
     };
     let value = match reshape {
-        Some(ann) => crate::reshape::inverse(value, ann),
+        Some((ann, accepts)) => crate::reshape::inverse(value, ann, accepts)?,
         None => value,
     };
     if let Some(v) = validator {

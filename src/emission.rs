@@ -144,6 +144,9 @@ pub struct Emission {
     /// Validators of the working form's sub-schemas, built at the first
     /// [`project`](Emission::project) that meets a union (shared by clones).
     pub(crate) branches: std::sync::Arc<std::sync::OnceLock<Option<jsonschema::ValidatorMap>>>,
+    /// Validators of the sent schema's sub-schemas (reshaped emissions): how
+    /// `decode` tells which union branch an answer took.
+    pub(crate) sent_branches: std::sync::Arc<std::sync::OnceLock<Option<jsonschema::ValidatorMap>>>,
 }
 
 impl Emission {
@@ -162,6 +165,7 @@ impl Emission {
             readings: crate::closure::Readings::ALL,
             assert_formats: true,
             branches: std::sync::Arc::default(),
+            sent_branches: std::sync::Arc::default(),
         }
     }
 
@@ -205,7 +209,30 @@ impl Emission {
     pub fn decode(&self, response_body: &Value) -> Result<crate::Answer, crate::DecodeError> {
         let envelope = crate::profile::profile(self.provider).envelope;
         let validator = self.local_validator().map_err(|e| crate::DecodeError::Schema(e.clone()))?;
-        crate::decode::decode(envelope, validator, self.reshape.as_ref(), response_body)
+        let accepts = |at: &str, y: &Value| self.sent_accepts(at, y);
+        let reshape = self.reshape.as_ref().map(|ann| (ann, &accepts as crate::reshape::Accepts<'_>));
+        crate::decode::decode(envelope, validator, reshape, response_body)
+    }
+
+    /// Whether the sent schema's union branch at `at` (a pointer into the
+    /// annotated schema) accepts `y`: validators of the sent schema's
+    /// sub-schemas, built at the first union a reshaped answer meets.
+    pub(crate) fn sent_accepts(&self, at: &str, y: &Value) -> bool {
+        let Some(ann) = &self.reshape else { return false };
+        let map =
+            self.sent_branches.get_or_init(|| crate::preflight::branch_validators(&crate::lower::strip(ann), true));
+        map.as_ref().and_then(|m| m.get(&format!("#{at}"))).is_some_and(|v| v.is_valid(y))
+    }
+
+    /// What the provider sends for the answer `x`: projected, then reshaped.
+    /// `None` when the reshape has no form for it.
+    #[cfg(any(test, feature = "laws"))]
+    pub(crate) fn sent_for(&self, x: &Value) -> Option<Value> {
+        let projected = self.project(x);
+        match &self.reshape {
+            Some(ann) => crate::reshape::forward(&projected, ann, &|at: &str, y: &Value| self.sent_accepts(at, y)),
+            None => Some(projected),
+        }
     }
 
     /// A minimal successful response body of this provider's shape that carries
@@ -226,7 +253,8 @@ impl Emission {
     #[must_use]
     pub fn response_for(&self, answer: &Value) -> Value {
         let envelope = crate::profile::profile(self.provider).envelope;
-        let sent = self.reshape.as_ref().and_then(|ann| crate::reshape::forward(answer, ann));
+        let accepts = |at: &str, y: &Value| self.sent_accepts(at, y);
+        let sent = self.reshape.as_ref().and_then(|ann| crate::reshape::forward(answer, ann, &accepts));
         crate::decode::response_body(envelope, &self.body, sent.as_ref().unwrap_or(answer))
     }
 

@@ -3,7 +3,7 @@
 //!
 //! 1. never panics, and is deterministic (byte-identical twice);
 //! 2. soundness: every instance the source accepts, projected, is accepted by
-//!    [`Emission::native_schema`];
+//!    [`Emission::native_schema`], and the projection keeps it valid;
 //! 3. acceptance: the body passes an independent checker of the provider's
 //!    documented rules (fields, keywords, required/additionalProperties, limits,
 //!    name patterns);
@@ -38,6 +38,9 @@ pub fn option_sets() -> Vec<Options> {
     out.push(Options::new(Provider::Cerebras).with_reshape(true));
     out.push(Options::new(Provider::Claude).with_claude_mechanism(ClaudeMechanism::OutputFormat).with_reshape(true));
     out.push(Options::new(Provider::Bedrock).with_reshape(true));
+    out.push(Options::new(Provider::Gemini).with_reshape(true));
+    out.push(Options::new(Provider::OpenAi).with_reshape(true).with_union_closing(false));
+    out.push(Options::new(Provider::OpenAi).with_default_filling(false));
     out
 }
 
@@ -75,14 +78,18 @@ impl Admits {
         self.answer_for(x).is_some_and(|y| v.is_valid(&y))
     }
 
+    /// Law 2b: the projection keeps a valid instance valid (it only applies
+    /// the readings that do), so the answer the provider sends for it passes
+    /// the caller's validation.
+    #[must_use]
+    pub fn projection_valid(&self, validator: &jsonschema::Validator, x: &Value) -> bool {
+        validator.is_valid(&self.emission.project(x))
+    }
+
     /// What the provider sends for the answer `x`: projected, then reshaped.
     #[must_use]
     pub fn answer_for(&self, x: &Value) -> Option<Value> {
-        let projected = self.emission.project(x);
-        match &self.emission.reshape {
-            Some(ann) => crate::reshape::forward(&projected, ann),
-            None => Some(projected),
-        }
+        self.emission.sent_for(x)
     }
 }
 
@@ -138,6 +145,9 @@ pub fn check(schema: &Value, instances: &[Value]) -> Result<(), String> {
                 if !check.admits(x) {
                     return Err(format!("narrowing for {opts:?}: instance {x}\nbody = {}", em.body()));
                 }
+                if !check.projection_valid(v, x) {
+                    return Err(format!("projection breaks validity for {opts:?}: {x} -> {}", em.project(x)));
+                }
             }
         }
     }
@@ -156,6 +166,9 @@ fn name_ok(name: &str, max: usize) -> bool {
 /// The first rule broken.
 pub fn acceptance(em: &Emission) -> Result<(), String> {
     let body = em.body().as_object().ok_or("the body is not an object")?;
+    if em.body().to_string().contains("\"$schemacast:") {
+        return Err("an internal `$schemacast:` marker reached the body".into());
+    }
     if body.is_empty() {
         return Ok(());
     }

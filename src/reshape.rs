@@ -1,11 +1,27 @@
-//! Reversible rewrites (contract §5), opt-in with `Options::with_reshape`:
-//! an optional property `p: T` becomes required `p: T | null`, and a root that is
-//! not an object is wrapped in `{"value": …}`. `decode` applies the inverse.
+//! Reversible rewrites (contract §5), opt-in with `Options::with_reshape`, and
+//! their inverses, applied by `decode`.
 //!
-//! The emission keeps an annotated copy of the sent schema that marks what was
-//! rewritten; the markers are never sent.
+//! The emission keeps an **annotated** copy of the schema it sent: the same
+//! schema with markers (`$schemacast:…` keys, stripped from what is sent) at
+//! every rewritten spot:
+//!
+//! - an optional property `p: T` sent required as `T | null` ([`NULLABLE`] on
+//!   the object, [`OR_NULL`] on the property): `null` means absent;
+//! - an optional property whose schema already accepts `null`, sent required
+//!   as `null | {"value": T}` ([`PRESENT`]): `null` means absent, `{"value": v}`
+//!   means `v`, so both `null` and absence stay expressible;
+//! - a map sent as an array of `{"key", "value"}` pairs (`lower::PAIRS`);
+//! - a value no native schema can carry sent as a string holding its JSON text
+//!   (`lower::JSON_TEXT`);
+//! - a root that is not an object wrapped as `{"value": …}` ([`WRAPPED`]).
+//!
+//! Layer invariant: this module knows schemas and markers, not providers.
+//! References in the annotated schema (`#/$defs/…`) are followed, so recursion
+//! stays expressible while reshaping.
 
+use crate::decode::DecodeError;
 use crate::emission::{Action, Note};
+use crate::lower::{AT, JSON_TEXT, PAIRS};
 use serde_json::{Map, Value, json};
 
 /// Marks an object whose listed properties were made required and nullable.
@@ -15,273 +31,576 @@ const WRAPPED: &str = "$schemacast:wrapped";
 /// Marks the `anyOf: [T, null]` a rewritten property became: `decode` picks its
 /// branch by whether the value is `null`, without a validator.
 const OR_NULL: &str = "$schemacast:or-null";
+/// Marks the `anyOf: [null, {"value": T}]` of an optional property whose
+/// schema accepts `null`.
+const PRESENT: &str = "$schemacast:present";
 
-/// Makes every optional property of every object required and nullable.
-/// Returns the schema to send, its annotated copy, and a note per object.
-/// Fails where a property's schema already accepts `null`: `null` could then
-/// mean "absent" or "null", and the rewrite would not be reversible.
-pub(crate) fn optionals(schema: &Value, at: &str, notes: &mut Vec<Note>) -> Result<(Value, Value), Note> {
-    let Value::Object(m) = schema else { return Ok((schema.clone(), schema.clone())) };
-    let mut sent = Map::new();
-    let mut ann = Map::new();
-    for (k, sub) in m {
-        let (s, a) = match k.as_str() {
-            "properties" => {
-                let Value::Object(p) = sub else { return Ok((schema.clone(), schema.clone())) };
-                let (mut sp, mut ap) = (Map::new(), Map::new());
-                for (name, v) in p {
-                    let (s, a) = optionals(v, &format!("{at}/properties/{name}"), notes)?;
-                    sp.insert(name.clone(), s);
-                    ap.insert(name.clone(), a);
-                }
-                (Value::Object(sp), Value::Object(ap))
-            }
-            "items" | "additionalProperties" => optionals(sub, &format!("{at}/{k}"), notes)?,
-            "anyOf" | "prefixItems" => {
-                let Value::Array(a) = sub else { return Ok((schema.clone(), schema.clone())) };
-                let mut s = Vec::new();
-                let mut an = Vec::new();
-                for (i, v) in a.iter().enumerate() {
-                    let (x, y) = optionals(v, &format!("{at}/{k}/{i}"), notes)?;
-                    s.push(x);
-                    an.push(y);
-                }
-                (Value::Array(s), Value::Array(an))
-            }
-            _ => (sub.clone(), sub.clone()),
-        };
-        sent.insert(k.clone(), s);
-        ann.insert(k.clone(), a);
+/// Decides whether the value `y`, as sent, satisfies the annotated schema's
+/// union branch at a pointer (its stripped form, in the context of the root).
+pub(crate) type Accepts<'f> = &'f dyn Fn(&str, &Value) -> bool;
+
+/// Makes every optional property of every object of `ann` (in place, `$defs`
+/// included) required: nullable when its schema does not accept `null`, else
+/// behind a presence wrapper. A note per object.
+pub(crate) fn optionals(ann: &mut Value, notes: &mut Vec<Note>) {
+    let snapshot = ann.clone();
+    rewrite_optionals(ann, &snapshot, "", notes, 0);
+}
+
+fn rewrite_optionals(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, depth: usize) {
+    let Value::Object(m) = v else { return };
+    if depth > crate::preflight::MAX_DEPTH_CEILING || m.contains_key(JSON_TEXT) {
+        return;
     }
-    // Taken out in place (not removed), so every key keeps its position.
-    if !matches!(sent.get("properties"), Some(Value::Object(_))) {
-        return Ok((Value::Object(sent), Value::Object(ann)));
+    for (k, sub) in m.iter_mut() {
+        match (k.as_str(), sub) {
+            ("properties" | "$defs", Value::Object(p)) => {
+                for (name, s) in p.iter_mut() {
+                    let here = crate::pointer::push(&crate::pointer::push(at, k), name);
+                    rewrite_optionals(s, root, &here, notes, depth + 1);
+                }
+            }
+            ("items" | "additionalProperties", s) => {
+                rewrite_optionals(s, root, &crate::pointer::push(at, k), notes, depth + 1);
+            }
+            ("anyOf" | "prefixItems", Value::Array(a)) => {
+                for (i, s) in a.iter_mut().enumerate() {
+                    let here = crate::pointer::push_index(&crate::pointer::push(at, k), i);
+                    rewrite_optionals(s, root, &here, notes, depth + 1);
+                }
+            }
+            _ => {}
+        }
     }
-    let Some(Value::Object(mut props)) = sent.get_mut("properties").map(std::mem::take) else {
-        return Ok((Value::Object(sent), Value::Object(ann)));
+    let required: Vec<String> = match m.get("required") {
+        Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        _ => Vec::new(),
     };
-    let required: std::collections::HashSet<&str> = match sent.get("required") {
-        Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
-        _ => std::collections::HashSet::new(),
-    };
-    let optional: Vec<String> = props.keys().filter(|k| !required.contains(k.as_str())).cloned().collect();
+    // Notes name the source location the lowering recorded, else the spot in the sent schema.
+    let at = m.get(AT).and_then(Value::as_str).unwrap_or(at).to_owned();
+    let at = at.as_str();
+    let Some(Value::Object(props)) = m.get_mut("properties") else { return };
+    let optional: Vec<String> = props.keys().filter(|k| !required.contains(k)).cloned().collect();
     if optional.is_empty() {
-        sent.insert("properties".to_owned(), Value::Object(props));
-        return Ok((Value::Object(sent), Value::Object(ann)));
+        return;
     }
-    let mut ann_props = match ann.get_mut("properties").map(std::mem::take) {
-        Some(Value::Object(p)) => p,
-        _ => Map::new(),
-    };
-    let or_null = |node: Value| {
-        let mut null = Map::new();
-        null.insert("type".to_owned(), json!("null"));
-        let mut m = Map::new();
-        m.insert("anyOf".to_owned(), Value::Array(vec![node, Value::Object(null)]));
-        m
-    };
+    let mut nullable = Vec::new();
+    let mut present = Vec::new();
     for name in &optional {
         let Some(node) = props.get_mut(name) else { continue };
-        if admits_null(node) {
-            return Err(Note::new(
-                format!("{at}/properties/{name}"),
-                "required",
-                Action::Degraded,
-                "optional, and its schema already accepts null: required-and-nullable would not be reversible",
-            ));
+        let inner = std::mem::take(node);
+        if admits_null(&inner, root, 0) {
+            let mut wrapper = Map::new();
+            wrapper.insert("type".to_owned(), json!("object"));
+            let mut value = Map::new();
+            value.insert("value".to_owned(), inner);
+            wrapper.insert("properties".to_owned(), Value::Object(value));
+            wrapper.insert("required".to_owned(), json!(["value"]));
+            wrapper.insert("additionalProperties".to_owned(), Value::Bool(false));
+            let mut out = Map::new();
+            out.insert("anyOf".to_owned(), Value::Array(vec![json!({"type": "null"}), Value::Object(wrapper)]));
+            out.insert(PRESENT.to_owned(), Value::Bool(true));
+            *node = Value::Object(out);
+            present.push(name.clone());
+        } else {
+            let mut out = Map::new();
+            out.insert("anyOf".to_owned(), Value::Array(vec![inner, json!({"type": "null"})]));
+            out.insert(OR_NULL.to_owned(), Value::Bool(true));
+            *node = Value::Object(out);
+            nullable.push(name.clone());
         }
-        let taken = std::mem::take(node);
-        *node = Value::Object(or_null(taken));
-        let ann_node = ann_props.get_mut(name).map(std::mem::take).unwrap_or(Value::Null);
-        let mut wrapped = or_null(ann_node);
-        wrapped.insert(OR_NULL.to_owned(), Value::Bool(true));
-        ann_props.insert(name.clone(), Value::Object(wrapped));
     }
     let all: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
-    sent.insert("properties".to_owned(), Value::Object(props));
-    sent.insert("required".to_owned(), Value::Array(all.clone()));
-    ann.insert("properties".to_owned(), Value::Object(ann_props));
-    ann.insert("required".to_owned(), Value::Array(all));
-    ann.insert(NULLABLE.to_owned(), json!(optional));
-    notes.push(Note::new(
-        at,
-        "required",
-        Action::Rewritten,
-        format!("reshape: optional {} sent as required and nullable; decode drops them when null", optional.join(", ")),
-    ));
-    Ok((Value::Object(sent), Value::Object(ann)))
+    m.insert("required".to_owned(), Value::Array(all));
+    if !nullable.is_empty() {
+        notes.push(Note::new(
+            at,
+            "required",
+            Action::Rewritten,
+            format!(
+                "reshape: optional {} sent required and nullable; decode drops them when null",
+                nullable.join(", ")
+            ),
+        ));
+        m.insert(NULLABLE.to_owned(), json!(nullable));
+    }
+    if !present.is_empty() {
+        notes.push(Note::new(
+            at,
+            "required",
+            Action::Rewritten,
+            format!(
+                "reshape: optional {} (whose schemas accept null) sent required as `null` (absent) or `{{\"value\": …}}` (present); decode undoes it",
+                present.join(", ")
+            ),
+        ));
+    }
 }
 
 /// Wraps a root that is not an object in `{"value": …}`.
-pub(crate) fn wrap(sent: Value, ann: Value, notes: &mut Vec<Note>) -> (Value, Value) {
+pub(crate) fn wrap(ann: Value, notes: &mut Vec<Note>) -> Value {
     notes.push(Note::new(
         "",
         "",
         Action::Rewritten,
         "reshape: the root is wrapped as `{\"value\": …}`; decode unwraps it",
     ));
-    let envelope = |inner: Value| {
-        let mut props = Map::new();
-        props.insert("value".to_owned(), inner);
-        let mut m = Map::new();
-        m.insert("type".to_owned(), json!("object"));
-        m.insert("properties".to_owned(), Value::Object(props));
-        m.insert("required".to_owned(), json!(["value"]));
-        m.insert("additionalProperties".to_owned(), Value::Bool(false));
-        Value::Object(m)
-    };
-    let mut a = envelope(ann);
-    if let Value::Object(m) = &mut a {
-        m.insert(WRAPPED.to_owned(), Value::Bool(true));
+    let mut ann = ann;
+    // References into the root's `$defs` move with it to the wrapper's root.
+    let defs = ann.as_object_mut().and_then(|m| m.remove("$defs"));
+    retarget(&mut ann);
+    let mut props = Map::new();
+    props.insert("value".to_owned(), ann);
+    let mut m = Map::new();
+    m.insert("type".to_owned(), json!("object"));
+    m.insert("properties".to_owned(), Value::Object(props));
+    m.insert("required".to_owned(), json!(["value"]));
+    m.insert("additionalProperties".to_owned(), Value::Bool(false));
+    if let Some(mut d) = defs {
+        retarget(&mut d);
+        m.insert("$defs".to_owned(), d);
     }
-    (envelope(sent), a)
+    m.insert(WRAPPED.to_owned(), Value::Bool(true));
+    Value::Object(m)
 }
 
-/// Whether `node` accepts `null`: read from its keywords when they are the
-/// lowering's plain ones (type-specific assertions never apply to `null`), else
-/// asked of a validator.
-fn admits_null(node: &Value) -> bool {
+/// A root reference `#` now means the wrapped value: `#/properties/value`.
+fn retarget(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if m.get("$ref") == Some(&json!("#")) {
+                m.insert("$ref".to_owned(), json!("#/properties/value"));
+            }
+            for (k, sub) in m.iter_mut() {
+                if !matches!(k.as_str(), "enum" | "const" | "default" | "examples") {
+                    retarget(sub);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(retarget),
+        _ => {}
+    }
+}
+
+/// Whether `node` accepts `null`, read from its keywords (references followed);
+/// `true` when unsure (the presence wrapper is reversible either way).
+fn admits_null(node: &Value, root: &Value, depth: usize) -> bool {
     let Value::Object(m) = node else { return node != &Value::Bool(false) };
-    let plain = m.keys().all(|k| {
-        matches!(k.as_str(), "type" | "enum" | "const" | "anyOf" | "title" | "description")
-            || crate::lower::keyword_type(k).is_some()
-    });
-    if !plain {
-        return jsonschema::options().offline().build(node).map_or(true, |v| v.is_valid(&Value::Null));
+    if depth > 64 {
+        return true;
+    }
+    if m.contains_key(JSON_TEXT) || m.contains_key(PAIRS) {
+        return false;
+    }
+    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+        return match crate::pointer::resolve_fragment(root, r) {
+            Some((t, _)) => admits_null(t, root, depth + 1),
+            None => true,
+        };
     }
     let type_ok = match m.get("type") {
-        None => Some(true),
-        Some(Value::String(t)) => Some(t == "null"),
-        Some(Value::Array(ts)) => Some(ts.iter().any(|t| t == "null")),
-        Some(_) => None,
+        None => true,
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        Some(_) => true,
     };
     let enum_ok = match m.get("enum") {
-        None => Some(true),
-        Some(Value::Array(lits)) => Some(lits.contains(&Value::Null)),
-        Some(_) => None,
+        Some(Value::Array(lits)) => lits.contains(&Value::Null),
+        _ => true,
     };
     let const_ok = m.get("const").is_none_or(Value::is_null);
     let any_ok = match m.get("anyOf") {
-        None => Some(true),
-        Some(Value::Array(b)) => Some(b.iter().any(admits_null)),
-        Some(_) => None,
+        Some(Value::Array(b)) => b.iter().any(|b| admits_null(b, root, depth + 1)),
+        _ => true,
     };
-    match (type_ok, enum_ok, any_ok) {
-        (Some(t), Some(e), Some(a)) => t && e && a && const_ok,
-        _ => jsonschema::options().offline().build(node).map_or(true, |v| v.is_valid(&Value::Null)),
+    type_ok && enum_ok && const_ok && any_ok
+}
+
+/// Makes every union of `ann` decodable: a union whose branch carries a
+/// rewrite, where that branch's sent values may also satisfy another branch,
+/// could not tell `decode` which inverse to apply (a pairs array and a plain
+/// array, an optional's `null` and a `null`-valued branch). Such a union is sent
+/// as a string holding its JSON text instead, which is unambiguous. Returns
+/// whether anything was replaced (a widening, noted).
+pub(crate) fn disambiguate(ann: &mut Value, notes: &mut Vec<Note>) -> bool {
+    let snapshot = ann.clone();
+    let mut changed = false;
+    settle(ann, &snapshot, "", notes, &mut changed, 0);
+    changed
+}
+
+fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed: &mut bool, depth: usize) {
+    let Value::Object(m) = v else { return };
+    if depth > crate::preflight::MAX_DEPTH_CEILING {
+        return;
+    }
+    let ambiguous = match m.get("anyOf") {
+        Some(Value::Array(branches)) if !m.contains_key(OR_NULL) && !m.contains_key(PRESENT) => {
+            branches.iter().enumerate().any(|(i, b)| {
+                marked(b, root, &mut Vec::new())
+                    && branches.iter().enumerate().any(|(j, c)| i != j && !sent_disjoint(b, c, root))
+            })
+        }
+        _ => false,
+    };
+    if ambiguous {
+        let mut out = Map::new();
+        for k in ["title", "description"] {
+            if let Some(x) = m.get(k) {
+                out.insert(k.to_owned(), x.clone());
+            }
+        }
+        out.insert("type".to_owned(), json!("string"));
+        out.insert(JSON_TEXT.to_owned(), Value::Bool(true));
+        *v = Value::Object(out);
+        *changed = true;
+        notes.push(Note::new(
+            at,
+            "anyOf",
+            Action::Rewritten,
+            "reshape: a branch of this union is rewritten, and its sent values could satisfy another branch, so decode could not tell them apart: the union is sent as a string holding its JSON text instead (widening)",
+        ));
+        return;
+    }
+    for (k, sub) in m.iter_mut() {
+        match (k.as_str(), sub) {
+            ("properties" | "$defs", Value::Object(p)) => {
+                for (name, s) in p.iter_mut() {
+                    let here = crate::pointer::push(&crate::pointer::push(at, k), name);
+                    settle(s, root, &here, notes, changed, depth + 1);
+                }
+            }
+            ("items" | "additionalProperties", s) => {
+                settle(s, root, &crate::pointer::push(at, k), notes, changed, depth + 1)
+            }
+            ("anyOf" | "prefixItems", Value::Array(a)) => {
+                for (i, s) in a.iter_mut().enumerate() {
+                    let here = crate::pointer::push_index(&crate::pointer::push(at, k), i);
+                    settle(s, root, &here, notes, changed, depth + 1);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
-/// The schema of array element `i`: its `prefixItems` position, else `items`.
-fn element(ann: &Value, i: usize) -> Option<&Value> {
-    ann.get("prefixItems").and_then(|p| p.get(i)).or_else(|| ann.get("items"))
-}
-
-fn strip(ann: &Value) -> Value {
-    match ann {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .filter(|(k, _)| *k != NULLABLE && *k != WRAPPED && *k != OR_NULL)
-                .map(|(k, v)| (k.clone(), strip(v)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(strip).collect()),
-        other => other.clone(),
+/// Whether a node, or what its references lead to, carries a marker.
+fn marked(v: &Value, root: &Value, seen: &mut Vec<String>) -> bool {
+    match v {
+        Value::Object(m) => {
+            if m.keys().any(|k| k.starts_with("$schemacast:") && k != AT) {
+                return true;
+            }
+            if let Some(r) = m.get("$ref").and_then(Value::as_str)
+                && !seen.iter().any(|s| s == r)
+            {
+                seen.push(r.to_owned());
+                if let Some((t, _)) = crate::pointer::resolve_fragment(root, r)
+                    && marked(t, root, seen)
+                {
+                    return true;
+                }
+            }
+            m.iter().any(|(k, sub)| !matches!(k.as_str(), "enum" | "const") && marked(sub, root, seen))
+        }
+        Value::Array(a) => a.iter().any(|x| marked(x, root, seen)),
+        _ => false,
     }
 }
 
-fn accepts(ann: &Value, y: &Value) -> bool {
-    jsonschema::options().offline().build(&strip(ann)).is_ok_and(|v| v.is_valid(y))
+/// The JSON types a sent node may hold (`None`: any).
+fn sent_types(v: &Value, root: &Value, depth: usize) -> Option<crate::lower::types::TypeSet> {
+    use crate::lower::types::TypeSet;
+    let Value::Object(m) = v else { return None };
+    if depth > 64 {
+        return None;
+    }
+    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+        return crate::pointer::resolve_fragment(root, r).and_then(|(t, _)| sent_types(t, root, depth + 1));
+    }
+    if let Some(Value::Array(bs)) = m.get("anyOf") {
+        return bs.iter().try_fold(TypeSet::NONE, |acc, b| sent_types(b, root, depth + 1).map(|t| acc.union(t)));
+    }
+    m.get("type").and_then(TypeSet::from_keyword)
 }
 
-/// The inverse, applied by `decode` before validating: unwrap, then drop the
-/// `null`s of rewritten properties.
-pub(crate) fn inverse(y: Value, ann: &Value) -> Value {
+/// Whether no value satisfies both sent nodes: disjoint types, or a key both
+/// require with disjoint literals.
+fn sent_disjoint(a: &Value, b: &Value, root: &Value) -> bool {
+    if let (Some(x), Some(y)) = (sent_types(a, root, 0), sent_types(b, root, 0))
+        && x.intersect(y).is_empty()
+    {
+        return true;
+    }
+    let follow = |v: &Value| -> Value {
+        match v.get("$ref").and_then(Value::as_str).and_then(|r| crate::pointer::resolve_fragment(root, r)) {
+            Some((t, _)) => t.clone(),
+            None => v.clone(),
+        }
+    };
+    let (a, b) = (follow(a), follow(b));
+    let literals = |n: &Value, k: &str| -> Option<Vec<Value>> {
+        let required = n.get("required")?.as_array()?.iter().any(|r| r == k);
+        let p = follow(n.get("properties")?.get(k)?);
+        let lits = match (p.get("const"), p.get("enum")) {
+            (Some(c), _) => vec![c.clone()],
+            (None, Some(Value::Array(e))) => e.clone(),
+            _ => return None,
+        };
+        required.then_some(lits)
+    };
+    let keys: Vec<String> =
+        a.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default();
+    keys.iter().any(|k| match (literals(&a, k), literals(&b, k)) {
+        (Some(x), Some(y)) => x.iter().all(|l| !crate::literal::contains(&y, l)),
+        _ => false,
+    })
+}
+
+/// Whether `v` holds a reshape marker anywhere (references not followed).
+pub(crate) fn has_markers(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.iter().any(|(k, sub)| (k.starts_with("$schemacast:") && k != AT) || has_markers(sub)),
+        Value::Array(a) => a.iter().any(has_markers),
+        _ => false,
+    }
+}
+
+struct Cx<'a, 'f> {
+    root: &'a Value,
+    accepts: Accepts<'f>,
+}
+
+impl<'a> Cx<'a, '_> {
+    /// The node a `$ref` leads to (with its pointer), or the node itself.
+    fn follow(&self, node: &'a Value, at: &str) -> (&'a Value, String) {
+        let mut node = node;
+        let mut at = at.to_owned();
+        for _ in 0..64 {
+            match node.get("$ref").and_then(Value::as_str).and_then(|r| crate::pointer::resolve_fragment(self.root, r))
+            {
+                Some((t, p)) => {
+                    node = t;
+                    at = p;
+                }
+                None => break,
+            }
+        }
+        (node, at)
+    }
+
+    /// The first branch of a union that accepts the value as sent.
+    fn branch(&self, node: &'a Value, at: &str, y: &Value) -> Option<(&'a Value, String)> {
+        let Some(Value::Array(branches)) = node.get("anyOf") else { return None };
+        branches.iter().enumerate().find_map(|(i, b)| {
+            let p = crate::pointer::push_index(&crate::pointer::push(at, "anyOf"), i);
+            (self.accepts)(&p, y).then_some((b, p))
+        })
+    }
+}
+
+/// The inverse, applied by `decode` before validating: unwrap, rebuild maps,
+/// parse JSON texts, drop the `null`s that mean absent.
+///
+/// # Errors
+///
+/// A repeated key in a map's pairs, or a JSON text that does not parse.
+pub(crate) fn inverse(y: Value, ann: &Value, accepts: Accepts<'_>) -> Result<Value, DecodeError> {
+    let cx = Cx { root: ann, accepts };
     if ann.get(WRAPPED) == Some(&Value::Bool(true)) {
-        let inner = ann.pointer("/properties/value").cloned().unwrap_or(Value::Null);
         return match y {
-            Value::Object(mut m) if m.contains_key("value") => undo(m.remove("value").unwrap_or(Value::Null), &inner),
-            other => other,
+            Value::Object(mut m) if m.contains_key("value") => {
+                let inner = ann.pointer("/properties/value").unwrap_or(&Value::Null);
+                undo(m.remove("value").unwrap_or(Value::Null), inner, "/properties/value", "", &cx, 0)
+            }
+            other => Ok(other),
         };
     }
-    undo(y, ann)
+    undo(y, ann, "", "", &cx, 0)
 }
 
-fn undo(y: Value, ann: &Value) -> Value {
-    if ann.get(OR_NULL) == Some(&Value::Bool(true)) {
-        return match (&y, ann.pointer("/anyOf/0")) {
-            (Value::Null, _) | (_, None) => y,
-            (_, Some(inner)) => undo(y, inner),
+fn undo(y: Value, node: &Value, at: &str, here: &str, cx: &Cx<'_, '_>, depth: usize) -> Result<Value, DecodeError> {
+    if depth > crate::preflight::MAX_DEPTH_CEILING {
+        return Ok(y);
+    }
+    let (node, at) = cx.follow(node, at);
+    if node.get(JSON_TEXT).is_some() {
+        return match y {
+            Value::String(text) => serde_json::from_str(&text).map_err(|e| DecodeError::NotJson {
+                message: format!("at {}: the string that carries this value is not JSON: {e}", shown(here)),
+                text,
+            }),
+            other => Ok(other),
         };
     }
-    if let Some(Value::Array(branches)) = ann.get("anyOf") {
-        return match branches.iter().find(|b| accepts(b, &y)) {
-            Some(b) => undo(y, b),
-            None => y,
+    if node.get(PAIRS).is_some() {
+        let Value::Array(items) = y else { return Ok(y) };
+        let value_node = node.pointer("/items/properties/value").unwrap_or(&Value::Null);
+        let value_at = format!("{at}/items/properties/value");
+        let mut out = Map::new();
+        for (i, item) in items.into_iter().enumerate() {
+            let Value::Object(mut pair) = item else { continue };
+            let (Some(Value::String(key)), Some(v)) = (pair.remove("key"), pair.remove("value")) else { continue };
+            if out.contains_key(&key) {
+                return Err(DecodeError::RepeatedKey { pointer: crate::pointer::push_index(here, i), key });
+            }
+            let here_k = crate::pointer::push(here, &key);
+            let v = undo(v, value_node, &value_at, &here_k, cx, depth + 1)?;
+            out.insert(key, v);
+        }
+        return Ok(Value::Object(out));
+    }
+    if node.get(OR_NULL).is_some() {
+        return match (&y, node.pointer("/anyOf/0")) {
+            (Value::Null, _) | (_, None) => Ok(y),
+            (_, Some(inner)) => undo(y, inner, &format!("{at}/anyOf/0"), here, cx, depth + 1),
+        };
+    }
+    if node.get(PRESENT).is_some() {
+        return match y {
+            Value::Object(mut m) if m.contains_key("value") => {
+                let inner = node.pointer("/anyOf/1/properties/value").unwrap_or(&Value::Null);
+                let v = m.remove("value").unwrap_or(Value::Null);
+                undo(v, inner, &format!("{at}/anyOf/1/properties/value"), here, cx, depth + 1)
+            }
+            other => Ok(other),
+        };
+    }
+    if node.get("anyOf").is_some() {
+        if !has_markers(node) && !refers(node) {
+            return Ok(y);
+        }
+        return match cx.branch(node, &at, &y) {
+            Some((b, p)) => undo(y, b, &p, here, cx, depth + 1),
+            None => Ok(y),
         };
     }
     match y {
         Value::Object(m) => {
-            let dropped: Vec<&str> = ann
+            let dropped: Vec<&str> = node
                 .get(NULLABLE)
                 .and_then(Value::as_array)
                 .map(|a| a.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default();
-            let props = ann.get("properties").and_then(Value::as_object);
+            let props = node.get("properties").and_then(Value::as_object);
             let mut out = Map::new();
             for (k, v) in m {
-                if v.is_null() && dropped.contains(&k.as_str()) {
+                let sub = props.and_then(|p| p.get(&k));
+                let means_absent =
+                    v.is_null() && (dropped.contains(&k.as_str()) || sub.is_some_and(|s| s.get(PRESENT).is_some()));
+                if means_absent {
                     continue;
                 }
-                let v = match props.and_then(|p| p.get(&k)) {
-                    Some(sub) => undo(v, sub),
+                let v = match sub {
+                    Some(s) => {
+                        let p = crate::pointer::push(&crate::pointer::push(&at, "properties"), &k);
+                        undo(v, s, &p, &crate::pointer::push(here, &k), cx, depth + 1)?
+                    }
                     None => v,
                 };
                 out.insert(k, v);
             }
-            Value::Object(out)
+            Ok(Value::Object(out))
         }
-        Value::Array(items) => Value::Array(
-            items
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| match element(ann, i) {
-                    Some(sub) => undo(v, sub),
+        Value::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, v) in items.into_iter().enumerate() {
+                let here_i = crate::pointer::push_index(here, i);
+                out.push(match element(node, &at, i) {
+                    Some((sub, p)) => undo(v, sub, &p, &here_i, cx, depth + 1)?,
                     None => v,
-                })
-                .collect(),
-        ),
-        other => other,
+                });
+            }
+            Ok(Value::Array(out))
+        }
+        other => Ok(other),
     }
+}
+
+/// Whether a node holds a `$ref` (its target may hold markers).
+fn refers(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.contains_key("$ref") || m.values().any(refers),
+        Value::Array(a) => a.iter().any(refers),
+        _ => false,
+    }
+}
+
+fn shown(pointer: &str) -> &str {
+    if pointer.is_empty() { "(root)" } else { pointer }
+}
+
+/// The schema of array element `i`, and its pointer: its `prefixItems` position, else `items`.
+fn element<'a>(node: &'a Value, at: &str, i: usize) -> Option<(&'a Value, String)> {
+    if let Some(p) = node.get("prefixItems").and_then(|p| p.get(i)) {
+        return Some((p, format!("{at}/prefixItems/{i}")));
+    }
+    node.get("items").map(|s| (s, format!("{at}/items")))
 }
 
 /// The forward rewrite of an answer (what the provider sends for it): wrap,
-/// fill absent rewritten properties with `null`. `None` when no branch of a
-/// union fits.
-pub(crate) fn forward(x: &Value, ann: &Value) -> Option<Value> {
+/// encode maps and JSON texts, fill absent rewritten properties. `None` when
+/// no branch of a union fits.
+pub(crate) fn forward(x: &Value, ann: &Value, accepts: Accepts<'_>) -> Option<Value> {
+    let cx = Cx { root: ann, accepts };
     if ann.get(WRAPPED) == Some(&Value::Bool(true)) {
         let inner = ann.pointer("/properties/value")?;
-        return Some(json!({"value": fill(x, inner)?}));
+        return Some(json!({"value": fill(x, inner, "/properties/value", &cx, 0)?}));
     }
-    fill(x, ann)
+    fill(x, ann, "", &cx, 0)
 }
 
-fn fill(x: &Value, ann: &Value) -> Option<Value> {
-    if let Some(Value::Array(branches)) = ann.get("anyOf") {
-        return branches.iter().filter_map(|b| fill(x, b).filter(|y| accepts(b, y))).next();
+fn fill(x: &Value, node: &Value, at: &str, cx: &Cx<'_, '_>, depth: usize) -> Option<Value> {
+    if depth > crate::preflight::MAX_DEPTH_CEILING {
+        return Some(x.clone());
+    }
+    let (node, at) = cx.follow(node, at);
+    if node.get(JSON_TEXT).is_some() {
+        return Some(Value::String(x.to_string()));
+    }
+    if node.get(PAIRS).is_some() {
+        let Value::Object(m) = x else { return Some(x.clone()) };
+        let value_node = node.pointer("/items/properties/value")?;
+        let value_at = format!("{at}/items/properties/value");
+        let pairs = m
+            .iter()
+            .map(|(k, v)| Some(json!({"key": k, "value": fill(v, value_node, &value_at, cx, depth + 1)?})))
+            .collect::<Option<Vec<_>>>()?;
+        return Some(Value::Array(pairs));
+    }
+    if node.get(OR_NULL).is_some() {
+        let inner = node.pointer("/anyOf/0")?;
+        return fill(x, inner, &format!("{at}/anyOf/0"), cx, depth + 1);
+    }
+    if node.get(PRESENT).is_some() {
+        let inner = node.pointer("/anyOf/1/properties/value")?;
+        let v = fill(x, inner, &format!("{at}/anyOf/1/properties/value"), cx, depth + 1)?;
+        return Some(json!({"value": v}));
+    }
+    if let Some(Value::Array(branches)) = node.get("anyOf") {
+        if !has_markers(node) && !refers(node) {
+            return Some(x.clone());
+        }
+        return branches.iter().enumerate().find_map(|(i, b)| {
+            let p = format!("{at}/anyOf/{i}");
+            fill(x, b, &p, cx, depth + 1).filter(|y| (cx.accepts)(&p, y))
+        });
     }
     match x {
         Value::Object(m) => {
             let mut out = m.clone();
-            if let Some(Value::Array(names)) = ann.get(NULLABLE) {
-                for n in names.iter().filter_map(Value::as_str) {
-                    out.entry(n.to_owned()).or_insert(Value::Null);
-                }
-            }
-            if let Some(Value::Object(props)) = ann.get("properties") {
+            let props = node.get("properties").and_then(Value::as_object);
+            if let Some(props) = props {
                 for (k, sub) in props {
-                    if let Some(v) = m.get(k) {
-                        out.insert(k.clone(), fill(v, sub)?);
+                    let p = crate::pointer::push(&crate::pointer::push(&at, "properties"), k);
+                    match m.get(k) {
+                        Some(v) => {
+                            out.insert(k.clone(), fill(v, sub, &p, cx, depth + 1)?);
+                        }
+                        None if sub.get(PRESENT).is_some() || sub.get(OR_NULL).is_some() => {
+                            out.insert(k.clone(), Value::Null);
+                        }
+                        None => {}
                     }
                 }
             }
@@ -290,8 +609,8 @@ fn fill(x: &Value, ann: &Value) -> Option<Value> {
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .map(|(i, v)| match element(ann, i) {
-                Some(sub) => fill(v, sub),
+            .map(|(i, v)| match element(node, &at, i) {
+                Some((sub, p)) => fill(v, sub, &p, cx, depth + 1),
                 None => Some(v.clone()),
             })
             .collect::<Option<Vec<_>>>()
@@ -301,29 +620,4 @@ fn fill(x: &Value, ann: &Value) -> Option<Value> {
 }
 
 #[cfg(test)]
-mod null_tests {
-    use super::admits_null;
-    use serde_json::json;
-
-    #[test]
-    fn ok_admits_null_matches_a_validator() {
-        for node in [
-            json!({}),
-            json!(true),
-            json!(false),
-            json!({"type": "string", "minLength": 2}),
-            json!({"type": ["string", "null"], "maxLength": 1}),
-            json!({"enum": ["a", null]}),
-            json!({"type": "string", "enum": ["a"]}),
-            json!({"const": null}),
-            json!({"anyOf": [{"type": "integer"}, {"type": "null"}]}),
-            json!({"anyOf": [{"type": "integer"}, {"type": "boolean"}]}),
-            json!({"type": "object", "properties": {"a": {"type": "null"}}, "required": ["a"]}),
-            json!({"not": {"type": "null"}}),
-            json!({"allOf": [{"type": ["null", "string"]}]}),
-        ] {
-            let expected = jsonschema::options().offline().build(&node).is_ok_and(|v| v.is_valid(&json!(null)));
-            assert_eq!(admits_null(&node), expected, "{node}");
-        }
-    }
-}
+mod tests;

@@ -15,6 +15,8 @@ pub(crate) struct Args {
     pub(crate) lines: bool,
     pub(crate) deny_unknown_keywords: bool,
     pub(crate) open_world: bool,
+    pub(crate) no_union_closing: bool,
+    pub(crate) no_default_filling: bool,
     pub(crate) gemini_dialect: Option<GeminiDialect>,
     pub(crate) claude_json_tool: bool,
     pub(crate) claude_mechanism: Option<ClaudeMechanism>,
@@ -70,6 +72,8 @@ impl Args {
                 "--lines" => args.lines = true,
                 "--deny-unknown-keywords" => args.deny_unknown_keywords = true,
                 "--no-closed-world" => args.open_world = true,
+                "--no-union-closing" => args.no_union_closing = true,
+                "--no-default-filling" => args.no_default_filling = true,
                 "--claude-json-tool" => args.claude_json_tool = true,
                 "--reshape" => args.reshape = true,
                 "--schema" => args.schema = Some(value("--schema")?),
@@ -107,6 +111,8 @@ impl Args {
             .with_mode(self.mode.unwrap_or(Mode::Schema))
             .with_deny_unknown_keywords(self.deny_unknown_keywords)
             .with_closed_world(!self.open_world)
+            .with_union_closing(!self.no_union_closing)
+            .with_default_filling(!self.no_default_filling)
             .with_claude_json_tool(self.claude_json_tool)
             .with_reshape(self.reshape);
         if let Some(d) = self.gemini_dialect {

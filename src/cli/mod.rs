@@ -21,6 +21,7 @@ schemacast: compile a JSON Schema into an LLM provider's structured-output reque
 USAGE:
   schemacast emit --provider P [--mode schema|json|text] [--name N] [--body] [--explain] [--lines]
                   [--gemini-dialect response-schema|json-schema] [--no-closed-world]
+                  [--no-union-closing] [--no-default-filling]
                   [--claude-mechanism tool|strict-tool|output-format|output-format-beta]
                   [--draft 4|6|7|2019-09|2020-12] [--resource FILE]... [--deny-unknown-keywords] [FILE|-]
   schemacast check [--draft D] [--resource FILE]... [--deny-unknown-keywords] [FILE|-]
@@ -53,7 +54,11 @@ Providers: openai, openai-responses, azure, groq, mistral, openrouter, deepseek,
 together, fireworks, perplexity, gemini, vertex, claude (alias anthropic), bedrock, ollama,
 llamacpp, vllm, cohere (`schemacast providers` for the table).
 More emit options: --claude-json-tool (Mode json forces a tool with an open object),
---reshape (reversible rewrites: optional -> required and nullable, non-object root -> {\"value\": ...}),
+--reshape (reversible rewrites: optional -> required and nullable (or null | {\"value\": ...} when the
+schema accepts null), maps -> [{\"key\", \"value\"}] pairs, what the dialect cannot say -> a string of
+its JSON text, non-object root -> {\"value\": ...}; decode undoes them),
+--no-closed-world, --no-union-closing, --no-default-filling (turn off the projection's readings:
+closing objects, closing unions by branch, filling in defaults),
 --draft D (the draft of schemas without `$schema`; default 2020-12),
 --resource FILE (a document references may name, registered under its path and its `$id`;
 repeatable; the root file's path is its base URI, so `\"$ref\": \"defs.json#/...\"` between files

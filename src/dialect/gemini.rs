@@ -74,7 +74,9 @@ pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
         GeminiDialect::ResponseSchema => (&RESPONSE_SCHEMA, "responseSchema"),
         GeminiDialect::JsonSchema => (&RESPONSE_JSON_SCHEMA, "responseJsonSchema"),
     };
-    let lowered = lower::lower(doc, rules, opts.readings(), opts.assert_formats).and_then(|l| {
+    // `--reshape` carries maps as pairs, and what `responseSchema` cannot say as JSON text.
+    let reshape = opts.gemini_dialect == GeminiDialect::ResponseSchema;
+    let lowered = lower::lower(doc, rules, lower::Settings::of(opts, reshape)).and_then(|l| {
         // A root that constrains nothing is not worth sending.
         let unconstrained = l.schema.as_object().is_some_and(|m| m.keys().all(|k| k == "title" || k == "description"));
         if unconstrained {
@@ -84,10 +86,14 @@ pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
         }
     });
     match lowered {
-        Ok(lowered) => {
+        Ok(mut lowered) => {
+            if crate::reshape::has_markers(&lowered.schema) {
+                lowered.exact &= !crate::reshape::disambiguate(&mut lowered.schema, &mut lowered.notes);
+                em.reshape = Some(lowered.schema.clone());
+            }
             em.notes.extend(lowered.notes);
             let native = match opts.gemini_dialect {
-                GeminiDialect::ResponseSchema => to_openapi(&lowered.schema),
+                GeminiDialect::ResponseSchema => to_openapi(&lower::strip(&lowered.schema)),
                 GeminiDialect::JsonSchema => {
                     let mut s = lowered.schema;
                     with_ordering(&mut s);

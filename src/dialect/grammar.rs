@@ -44,7 +44,7 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
         prompt_only(em, profile);
         return;
     }
-    let lowered = lower::lower(doc, grammar.rules, opts.readings(), opts.assert_formats).and_then(|l| {
+    let lowered = lower::lower(doc, grammar.rules, lower::Settings::of(opts, false)).and_then(|l| {
         let object_typed = l.schema.get("type") == Some(&json!("object")) || l.schema.get("anyOf").is_some();
         if grammar.object_root && !object_typed {
             return Err(lower::Fail::new("", "type", "the root does not lower to an object schema"));

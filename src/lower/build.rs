@@ -15,7 +15,7 @@ const EXACT_INT: f64 = 9_007_199_254_740_992.0;
 impl<'d> Lowerer<'_, 'd> {
     pub(crate) fn build(&mut self, mut f: Facts<'d>, pi: &[Src<'d>], at: &str) -> Result<Value, Fail> {
         if let Some(p) = &f.never {
-            return Err(Fail::new(p, "", "a `false` schema accepts no value"));
+            return Err(Fail::empty(p, "", "a `false` schema accepts no value"));
         }
         if !f.unions.is_empty() && self.nesting == 1 && !self.rules.root_unions {
             for (kw, p, _) in std::mem::take(&mut f.unions) {
@@ -34,14 +34,14 @@ impl<'d> Lowerer<'_, 'd> {
         }
         let mut types = f.types;
         if types.is_empty() {
-            return Err(Fail::new(at, "type", "no type is allowed here: the schema accepts no value"));
+            return Err(Fail::empty(at, "type", "no type is allowed here: the schema accepts no value"));
         }
         let mut literals = None;
         let mut null_branch = false;
         if let Some(lits) = f.literals.take() {
             let lits: Vec<Value> = lits.into_iter().filter(|l| types.admits(l)).collect();
             if lits.is_empty() {
-                return Err(Fail::new(
+                return Err(Fail::empty(
                     &f.literal_at,
                     "enum",
                     "no literal fits the other constraints: accepts no value",
@@ -91,7 +91,13 @@ impl<'d> Lowerer<'_, 'd> {
             self.arrays(&f, pi, at, &mut out)?;
         }
         if types.object && (!untyped || has_object_facts(&f)) {
+            if types == TypeSet::object_only() && self.encodings && !self.rules.maps && is_pure_map(&f) {
+                return self.pairs(&f, pi, at, out);
+            }
             self.objects(&f, pi, at, &mut out)?;
+        }
+        if self.encodings && out.contains_key("properties") {
+            out.insert(super::AT.to_owned(), Value::String(at.to_owned()));
         }
         let node = Value::Object(out);
         if null_branch {
@@ -186,7 +192,7 @@ impl<'d> Lowerer<'_, 'd> {
             }
         }
         let mut node = match unique.len() {
-            0 => return Err(Fail::new(at, "anyOf", "no branch accepts a value")),
+            0 => return Err(Fail::empty(at, "anyOf", "no branch accepts a value")),
             1 => unique.pop().unwrap_or(Value::Null),
             _ => any_of(unique),
         };
@@ -595,7 +601,7 @@ impl<'d> Lowerer<'_, 'd> {
         for (name, srcs) in &f.properties {
             if let Some((_, p)) = srcs.iter().find(|(s, _)| **s == Value::Bool(false)) {
                 if f.required.contains(name) {
-                    return Err(Fail::new(
+                    return Err(Fail::empty(
                         p,
                         "properties",
                         "a required property whose schema is `false`: accepts no value",
@@ -657,7 +663,7 @@ impl<'d> Lowerer<'_, 'd> {
             let allowed: HashSet<&str> = allowed.iter().map(String::as_str).collect();
             if let Some(r) = required.iter().find(|r| !props.contains_key(r.as_str()) && !allowed.contains(r.as_str()))
             {
-                return Err(Fail::new(
+                return Err(Fail::empty(
                     at,
                     "required",
                     format!("`{r}` is required but the object forbids it: accepts no value"),
@@ -758,6 +764,56 @@ impl<'d> Lowerer<'_, 'd> {
         );
         finish_closed(out, props, &required);
         Ok(())
+    }
+}
+
+/// Keys no node declares, constrained only by `additionalProperties` schemas.
+fn is_pure_map(f: &Facts<'_>) -> bool {
+    !f.additional.is_empty()
+        && f.properties.is_empty()
+        && f.required.is_empty()
+        && f.pattern_properties.is_none()
+        && f.closed_at.is_none()
+}
+
+impl<'d> Lowerer<'_, 'd> {
+    /// A map sent as an array of `{"key", "value"}` pairs (reshape): `decode`
+    /// rebuilds the object, and a repeated key is a decode error.
+    fn pairs(&mut self, f: &Facts<'d>, pi: &[Src<'d>], at: &str, mut out: Map<String, Value>) -> Result<Value, Fail> {
+        let gathered = closure::gather_with(self.doc, pi, &self.choices);
+        let here = f.additional[0].1.clone();
+        let value = self.location(&f.additional, &undeclared(&gathered), &here)?;
+        self.widen(
+            at,
+            "additionalProperties",
+            Action::Rewritten,
+            "reshape: a map, sent as an array of {\"key\", \"value\"} pairs; decode rebuilds the object and reports a repeated key (widening: the array may repeat a key)",
+        );
+        let mut props = Map::new();
+        let mut key = Map::new();
+        key.insert("type".to_owned(), Value::String("string".to_owned()));
+        props.insert("key".to_owned(), Value::Object(key));
+        props.insert("value".to_owned(), value);
+        let mut item = Map::new();
+        item.insert("type".to_owned(), Value::String("object".to_owned()));
+        finish_closed(&mut item, props, &["key".to_owned(), "value".to_owned()]);
+        out.insert("type".to_owned(), Value::String("array".to_owned()));
+        out.insert("items".to_owned(), Value::Object(item));
+        let counts =
+            [("minProperties", "minItems", &f.min_properties), ("maxProperties", "maxItems", &f.max_properties)];
+        for (from, to, v) in counts {
+            if let Some((n, p)) = v {
+                if self.rules.allows(to) {
+                    out.insert(to.to_owned(), Value::from(*n));
+                } else {
+                    let why =
+                        format!("sent as `{to}` of the pairs, which the dialect does not support: dropped (widening)");
+                    self.widen(p, from, Action::Dropped, why);
+                }
+            }
+        }
+        out.insert(super::PAIRS.to_owned(), Value::Bool(true));
+        Ok(Value::Object(out))
     }
 }
 

@@ -197,13 +197,27 @@ fn literal_type(l: &Value, t: &str) -> bool {
     }
 }
 
-/// A location the dialect cannot express.
+/// A location the dialect cannot express, or one that accepts no value.
 #[derive(Debug)]
-pub(crate) struct Fail(pub(crate) Note);
+pub(crate) struct Fail(pub(crate) Note, pub(crate) FailKind);
+
+/// Why a location failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FailKind {
+    /// The dialect cannot say it (a reversible rewrite may carry it instead).
+    Inexpressible,
+    /// The location accepts no value at all.
+    Empty,
+}
 
 impl Fail {
     pub(crate) fn new(at: &str, keyword: &str, reason: impl Into<String>) -> Fail {
-        Fail(Note::new(at, keyword, Action::Degraded, reason))
+        Fail(Note::new(at, keyword, Action::Degraded, reason), FailKind::Inexpressible)
+    }
+
+    /// A location that accepts no value.
+    pub(crate) fn empty(at: &str, keyword: &str, reason: impl Into<String>) -> Fail {
+        Fail(Note::new(at, keyword, Action::Degraded, reason), FailKind::Empty)
     }
 }
 
@@ -222,19 +236,45 @@ const MAX_NESTING: usize = 96;
 /// Most branches a distributed union may grow to.
 pub(crate) const MAX_BRANCHES: usize = 16;
 
+/// How one lowering runs, besides the dialect's rules.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Settings {
+    /// The projection's readings the dialect may rely on.
+    pub(crate) readings: crate::closure::Readings,
+    /// Formats are asserted locally (else they are annotations, never sent).
+    pub(crate) assert_formats: bool,
+    /// Reversible encodings (contract §5, `--reshape`): a map the dialect cannot
+    /// hold is sent as `{"key", "value"}` pairs, any other location it cannot
+    /// express as a string holding its JSON text; each carries a marker
+    /// (`$schemacast:…`) for `decode`, stripped from what is sent.
+    pub(crate) encodings: bool,
+}
+
+impl Settings {
+    /// The settings `opts` ask for; `reshape` says whether this dialect takes
+    /// the reversible encodings.
+    pub(crate) fn of(opts: &crate::Options, reshape: bool) -> Settings {
+        Settings { readings: opts.readings(), assert_formats: opts.assert_formats, encodings: reshape && opts.reshape }
+    }
+}
+
+/// Marks a location sent as a string holding its JSON text.
+pub(crate) const JSON_TEXT: &str = "$schemacast:json";
+/// Marks a map sent as an array of `{"key", "value"}` pairs.
+pub(crate) const PAIRS: &str = "$schemacast:pairs";
+/// Records, on an object of an annotated schema, the source pointer it was
+/// lowered from (for the notes of later rewrites); not a rewrite itself.
+pub(crate) const AT: &str = "$schemacast:at";
+
 /// Lowers the schema at `doc.root` under `rules`.
-pub(crate) fn lower(
-    doc: &Doc<'_>,
-    rules: &Rules,
-    readings: crate::closure::Readings,
-    assert_formats: bool,
-) -> Result<Lowered, Fail> {
+pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, settings: Settings) -> Result<Lowered, Fail> {
     let mut l = Lowerer {
         doc,
         rules,
-        readings,
+        readings: settings.readings,
+        encodings: settings.encodings,
         choices: Vec::new(),
-        assert_formats,
+        assert_formats: settings.assert_formats,
         notes: Vec::new(),
         exact: true,
         ref_stack: vec![String::new()],
@@ -268,6 +308,8 @@ pub(crate) struct Lowerer<'a, 'd> {
     pub(crate) readings: crate::closure::Readings,
     /// Union branches chosen at the location being built (unions read by branch).
     pub(crate) choices: Vec<(String, usize)>,
+    /// Reversible encodings are allowed ([`Settings::encodings`]).
+    pub(crate) encodings: bool,
     pub(crate) assert_formats: bool,
     pub(crate) notes: Vec<Note>,
     pub(crate) exact: bool,
@@ -309,10 +351,21 @@ impl<'d> Lowerer<'_, 'd> {
         let depth = self.ref_stack.len();
         // Branch choices belong to one location; the locations below choose their own.
         let outer_choices = std::mem::take(&mut self.choices);
+        let notes_before = self.notes.len();
+        let exact_before = self.exact;
         let facts = self.facts(own, at);
         let out = match facts {
             Ok(f) => self.build(f, pi, at),
             Err(e) => Err(e),
+        };
+        let out = match out {
+            Err(Fail(why, FailKind::Inexpressible)) if self.encodings => {
+                // What was noted inside is replaced by the string: keep only the reason.
+                self.notes.truncate(notes_before);
+                self.exact = exact_before;
+                Ok(self.json_text(at, &why))
+            }
+            other => other,
         };
         self.ref_stack.truncate(depth);
         self.nesting -= 1;
@@ -354,6 +407,38 @@ impl<'d> Lowerer<'_, 'd> {
             }
             Err(e) => Some(Err(e)),
         }
+    }
+}
+
+impl Lowerer<'_, '_> {
+    /// A location sent as a string holding its JSON text (reshape).
+    fn json_text(&mut self, at: &str, why: &Note) -> Value {
+        let spot =
+            if why.pointer == at || why.pointer.is_empty() { "here".to_owned() } else { format!("at {}", why.pointer) };
+        self.widen(
+            at,
+            "",
+            Action::Rewritten,
+            format!(
+                "reshape: {} ({spot}), so it is sent as a string holding its JSON text; decode parses it and validates the whole answer (widening: the string may hold any text)",
+                why.reason
+            ),
+        );
+        let mut m = Map::new();
+        m.insert("type".to_owned(), Value::String("string".to_owned()));
+        m.insert(JSON_TEXT.to_owned(), Value::Bool(true));
+        Value::Object(m)
+    }
+}
+
+/// `value` without the reshape markers (`$schemacast:…` keys), as it is sent.
+pub(crate) fn strip(value: &Value) -> Value {
+    match value {
+        Value::Object(m) => Value::Object(
+            m.iter().filter(|(k, _)| !k.starts_with("$schemacast:")).map(|(k, v)| (k.clone(), strip(v))).collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(strip).collect()),
+        other => other.clone(),
     }
 }
 
@@ -402,9 +487,8 @@ mod tests {
     #[track_caller]
     fn check(schema: Value) -> Result<(Value, bool), String> {
         let doc = Doc { root: &schema };
-        lower(&doc, &OPEN, crate::closure::Readings::ALL, true)
-            .map(|l| (l.schema, l.exact))
-            .map_err(|f| f.0.to_string())
+        let settings = Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false };
+        lower(&doc, &OPEN, settings).map(|l| (l.schema, l.exact)).map_err(|f| f.0.to_string())
     }
 
     #[test]

@@ -172,6 +172,9 @@ fn sweep(draft: Draft) {
                     if v.is_valid(x) && !check.admits(x) {
                         narrowings.push(format!("{provider}/{mode}: {} instance {x}", case.name));
                     }
+                    if v.is_valid(x) && !check.projection_valid(v, x) {
+                        narrowings.push(format!("{provider}/{mode}: {} projection of {x} is invalid", case.name));
+                    }
                 }
             }
         }

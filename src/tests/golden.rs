@@ -31,6 +31,11 @@ pub(crate) fn targets() -> Vec<(String, Options)> {
         "bedrock-strict-tool".to_owned(),
         Options::new(Provider::Bedrock).with_claude_mechanism(ClaudeMechanism::StrictTool),
     ));
+    out.push(("gemini-reshape".to_owned(), Options::new(Provider::Gemini).with_reshape(true)));
+    out.push((
+        "claude-output-format-reshape".to_owned(),
+        Options::new(Provider::Claude).with_claude_mechanism(ClaudeMechanism::OutputFormat).with_reshape(true),
+    ));
     out
 }
 

@@ -33,6 +33,8 @@ proptest! {
             for x in xs.iter().filter(|x| validator.is_valid(x)) {
                 prop_assert!(check.admits(x),
                     "narrowing: {:?}/{:?}\nschema = {schema}\ninstance = {x}\nbody = {}", opts.provider(), opts.mode(), em.body());
+                prop_assert!(check.projection_valid(validator, x),
+                    "the projection breaks validity: {:?}\nschema = {schema}\ninstance = {x}\nprojected = {}", opts, em.project(x));
             }
         }
     }
