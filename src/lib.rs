@@ -138,19 +138,24 @@ pub fn compile_without_schema(provider: Provider, mode: Mode) -> Result<Emission
     Options::new(provider).with_mode(mode).compile_without_schema()
 }
 
-/// The closed-world projection `π(value)` of contract §3: drops from `value`
-/// every key that a closable object of `schema` does not declare, recursively.
+/// The closed-world projection `π(value)` of contract §3, with default
+/// options: drops from `value` every key that a closable object of `schema`
+/// does not declare, closing unions by the first branch the value satisfies,
+/// and fills in absent properties whose `default` provably keeps it valid,
+/// recursively.
 ///
-/// This is what schemas that close objects (Gemini's `responseSchema`, strict
-/// modes) may do to an answer without narrowing: every instance `x` the schema
-/// accepts is still accepted after projection, and the provider can produce
+/// This is what dialects that close objects (Gemini's `responseSchema`, strict
+/// modes) may return for an answer without narrowing: every instance `x` the
+/// schema accepts stays valid after projection, and the provider can produce
 /// `project(schema, x)`. An object is closable when it declares at least one
 /// property, every `required` name is declared, and nothing else it (or any
 /// schema applying at the same spot) says concerns other keys. `project` does
-/// not validate the schema (use [`compile`] or [`validate`] for that): it only
-/// reads the draft and the references, so it is cheap enough to call on every
-/// answer. A document that is not a schema (not an object or a boolean, or over
-/// the default size limits) is treated as saying nothing.
+/// not validate the schema (use [`compile`] or [`validate`] for that); it reads
+/// the draft and resolves references, and builds validators of the union
+/// branches only when it meets a union. [`Emission::project`] reads the schema
+/// as an emission did (its options, documents and default draft) and keeps
+/// those validators. A document that is not a schema (not an object or a
+/// boolean, or over the default size limits) is treated as saying nothing.
 ///
 /// # Example
 ///
