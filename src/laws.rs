@@ -7,7 +7,8 @@
 //! 3. acceptance: the body passes an independent checker of the provider's
 //!    documented rules (fields, keywords, required/additionalProperties, limits,
 //!    name patterns);
-//! 4. `decode` of an encoded valid instance returns it.
+//! 4. `decode` of an encoded valid instance returns it;
+//! 5. exactness: an emission that claims `exact` admits no answer the source rejects.
 
 use crate::profile::{Envelope, profile};
 use crate::{ClaudeMechanism, Emission, GeminiDialect, Mode, Options, Provider};
@@ -78,6 +79,36 @@ impl Admits {
         self.answer_for(x).is_some_and(|y| v.is_valid(&y))
     }
 
+    /// Law 5, exactness: when the emission claims `exact`, every answer `y` the
+    /// native constraint admits decodes to a value the source accepts (the
+    /// native schema is no wider than the source, within the projection). `Err`
+    /// names the answer that breaks the claim.
+    ///
+    /// # Errors
+    ///
+    /// The admitted answer the source rejects.
+    pub fn exact_holds(&self, validator: &jsonschema::Validator, y: &Value) -> Result<(), String> {
+        if self.emission.enforcement() != crate::Enforcement::Exact {
+            return Ok(());
+        }
+        let Some(v) = &self.native else { return Ok(()) };
+        if !v.is_valid(y) {
+            return Ok(());
+        }
+        let decoded = match &self.emission.reshape {
+            Some(ann) => {
+                let accepts = |at: &str, z: &Value| self.emission.sent_accepts(at, z);
+                crate::reshape::inverse(y.clone(), ann, &accepts).map_err(|e| format!("{y} admitted but {e}"))?
+            }
+            None => y.clone(),
+        };
+        if validator.is_valid(&decoded) {
+            Ok(())
+        } else {
+            Err(format!("`exact` claimed, but the native constraint admits {y}, which the source rejects"))
+        }
+    }
+
     /// Law 2b: the projection keeps a valid instance valid (it only applies
     /// the readings that do), so the answer the provider sends for it passes
     /// the caller's validation.
@@ -141,6 +172,9 @@ pub fn check(schema: &Value, instances: &[Value]) -> Result<(), String> {
             em.local_validator().map_err(|e| format!("deferred validator build failed for {opts:?}: {e}"))?;
         if let Some(v) = validator {
             let check = Admits::new(&em);
+            for y in instances {
+                check.exact_holds(v, y).map_err(|e| format!("{e}: {opts:?}\nbody = {}", em.body()))?;
+            }
             for x in instances.iter().filter(|x| v.is_valid(x)) {
                 if !check.admits(x) {
                     return Err(format!("narrowing for {opts:?}: instance {x}\nbody = {}", em.body()));
@@ -240,7 +274,8 @@ fn json_schema_field(provider: Provider, js: &Value, strict_flag: bool) -> Resul
     match provider {
         Provider::Xai => xai_schema(schema, ""),
         Provider::Fireworks => fireworks_schema(schema, ""),
-        Provider::Vllm | Provider::LlamaCpp => llama_cpp_schema(schema, ""),
+        Provider::Vllm => vllm_schema(schema, ""),
+        Provider::LlamaCpp => llama_cpp_schema(schema, ""),
         Provider::Cerebras => {
             strict_schema(schema)?;
             cerebras_schema(schema)
@@ -714,10 +749,56 @@ fn json_schema_subset(v: &Value, allowed: &[&str], at: &str) -> Result<(), Strin
     Ok(())
 }
 
+/// vLLM (xgrammar 0.2.9 as vLLM calls it, llguidance 1.9.1 as its fallback):
+/// what its pre-check or compilers reject (`.ci/engines/` runs the engines).
+fn vllm_schema(v: &Value, at: &str) -> Result<(), String> {
+    let Value::Object(m) = v else { return Err(format!("{at}: boolean schema")) };
+    for k in ["multipleOf", "uniqueItems", "contains", "not", "if", "dependentRequired", "propertyNames", "$ref"] {
+        if m.contains_key(k) {
+            return Err(format!("{at}: `{k}` (vLLM's xgrammar pre-check rejects it)"));
+        }
+    }
+    let may_be_array =
+        m.get("type").is_some_and(|t| t == "array" || t.as_array().is_some_and(|a| a.contains(&json!("array"))));
+    if may_be_array && m.contains_key("minItems") && !m.contains_key("items") && !m.contains_key("prefixItems") {
+        return Err(format!("{at}: minItems without items (xgrammar: no additional items allowed)"));
+    }
+    let integer = m.get("type") == Some(&json!("integer"));
+    for k in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+        if let Some(n) = m.get(k).and_then(Value::as_f64) {
+            if integer && (n.fract() != 0.0 || n.abs() >= 9.2e18) {
+                return Err(format!("{at}: integer bound {n} (xgrammar: whole, within int64)"));
+            }
+            if n.abs() >= 1e19 {
+                return Err(format!("{at}: bound {n} (llguidance: no float range)"));
+            }
+        }
+    }
+    walk_children(m, at, &vllm_schema)
+}
+
 /// llama.cpp's converter: patterns written `^…$` without shorthand classes or
 /// `(?`, and no node that it would read as "any object" by accident.
 fn llama_cpp_schema(v: &Value, at: &str) -> Result<(), String> {
     let Value::Object(m) = v else { return Err(format!("{at}: boolean schema")) };
+    if let Some(Value::Object(p)) = m.get("properties") {
+        if let Some(name) = p.keys().find(|k| *k == "$ref" || *k == "$defs") {
+            return Err(format!("{at}: a property named `{name}` (Ollama's converter misreads it)"));
+        }
+        let required: Vec<&Value> =
+            m.get("required").and_then(Value::as_array).map(|r| r.iter().collect()).unwrap_or_default();
+        let optional = p.keys().filter(|k| !required.iter().any(|r| r.as_str() == Some(k.as_str()))).count();
+        if optional > 128 {
+            return Err(format!("{at}: {optional} optional properties (the grammar takes minutes to build)"));
+        }
+    }
+    if let Some(p) = m.get("pattern").and_then(Value::as_str)
+        && p.chars().any(|c| c as u32 > 0xFFFF)
+    {
+        return Err(format!(
+            "{at}: pattern with a character beyond U+FFFF (the converter writes a grammar it cannot parse)"
+        ));
+    }
     if m.keys().all(|k| k == "title" || k == "description") {
         return Err(format!("{at}: an empty schema reads as any object"));
     }

@@ -79,6 +79,9 @@ pub(crate) struct Grammar {
     /// value" is then written as one. Else every type array, and "any value",
     /// is sent as an `anyOf` with one branch per type.
     pub(crate) type_arrays: bool,
+    /// Every node that may be an array spells `items` (xgrammar reads a missing
+    /// `items` beside another keyword as "no items").
+    pub(crate) array_items: bool,
 }
 
 /// Rules of an OpenAI-style strict `json_schema` mode: the documented subset and limits.
@@ -203,18 +206,30 @@ pub(crate) static LLAMA_CPP_RULES: Rules = Rules {
     integral_bounds: true,
     refs: false,
     fill_defaults: false,
+    // Closable objects closed: an explicit `additionalProperties: true` beside
+    // many declared keys builds a huge exclusion rule in the converter.
+    prefer_closed: true,
+    // The converter refuses undeclared keys that prefix a declared name.
+    open_with_properties: false,
+    // Every optional key multiplies the grammar: 400 take 4 s, 1,000 take 100 s to build.
+    max_optional: 128,
+    // Ollama's converter reads a `$ref` key as a reference and hoists `$defs`.
+    reserved_names: &["$ref", "$defs"],
 };
 
-static OLLAMA: Grammar = Grammar { rules: &LLAMA_CPP_RULES, object_root: false, type_arrays: true };
-static LLAMACPP: Grammar = Grammar { rules: &LLAMA_CPP_RULES, object_root: false, type_arrays: true };
+static OLLAMA: Grammar = Grammar { rules: &LLAMA_CPP_RULES, object_root: false, type_arrays: true, array_items: false };
+static LLAMACPP: Grammar =
+    Grammar { rules: &LLAMA_CPP_RULES, object_root: false, type_arrays: true, array_items: false };
 
-/// vLLM (`providers.md` §7.1): xgrammar closes objects and tuples that do not
-/// open themselves, guidance follows JSON Schema; tuples are not sent (xgrammar
-/// would forbid extra items), patterns as llama.cpp's conservative subset.
+/// vLLM (`providers.md` §7.1), checked against xgrammar 0.2.9 (its default
+/// engine) and llguidance 1.9.1 (its fallback): xgrammar closes objects and
+/// tuples that do not open themselves, reads an array without `items` beside
+/// another structural keyword as empty, refuses escaped characters in strings
+/// with length bounds and in patterns, and bounds numbers to 6 decimals. So:
+/// no length bounds, JSON-text-safe patterns only, bounds on integers only,
+/// `items` always spelled, closable objects closed.
 static VLLM_RULES: Rules = Rules {
     keywords: &[
-        "minLength",
-        "maxLength",
         "pattern",
         "format",
         "minimum",
@@ -234,11 +249,17 @@ static VLLM_RULES: Rules = Rules {
     empty_objects: true,
     arrays_without_items: true,
     root_unions: true,
-    integral_bounds: false,
+    // xgrammar bounds a `number` to 6 decimals and no exponent, and rejects
+    // fractional and 64-bit-overflowing bounds: bounds only on integers, whole.
+    integral_bounds: true,
     refs: false,
     fill_defaults: false,
+    prefer_closed: true,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
-static VLLM: Grammar = Grammar { rules: &VLLM_RULES, object_root: false, type_arrays: true };
+static VLLM: Grammar = Grammar { rules: &VLLM_RULES, object_root: false, type_arrays: false, array_items: true };
 
 /// xAI (`providers.md` §3.4): objects closed unless `additionalProperties: true`,
 /// patterns matched whole (rewritten), no recursion, no boolean sub-schemas.
@@ -270,10 +291,14 @@ static XAI_RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
     fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
 // xAI, Fireworks and Cohere list their types one by one and document `anyOf`,
 // not type arrays: unions are sent as `anyOf`.
-static XAI: Grammar = Grammar { rules: &XAI_RULES, object_root: false, type_arrays: false };
+static XAI: Grammar = Grammar { rules: &XAI_RULES, object_root: false, type_arrays: false, array_items: false };
 
 /// Fireworks (`providers.md` §3.8): an object with `properties` is closed
 /// whatever it says; `pattern`, lengths and item counts are not supported yet.
@@ -292,8 +317,13 @@ static FIREWORKS_RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
     fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
-static FIREWORKS: Grammar = Grammar { rules: &FIREWORKS_RULES, object_root: false, type_arrays: false };
+static FIREWORKS: Grammar =
+    Grammar { rules: &FIREWORKS_RULES, object_root: false, type_arrays: false, array_items: false };
 
 /// Cohere v2 (`providers.md` §7.4): no numeric, length or count keywords, no
 /// anchors in patterns (dropped: their matching rule is undocumented), object roots.
@@ -312,8 +342,12 @@ static COHERE_RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
     fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
-static COHERE: Grammar = Grammar { rules: &COHERE_RULES, object_root: true, type_arrays: false };
+static COHERE: Grammar = Grammar { rules: &COHERE_RULES, object_root: true, type_arrays: false, array_items: false };
 
 /// Everything schemacast knows about one provider.
 #[derive(Debug)]

@@ -41,6 +41,10 @@ pub(crate) static STRICT_RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
     fill_defaults: true,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
 
 /// Most optional properties across all strict schemas of a request.
@@ -100,6 +104,10 @@ pub(crate) static RULES: Rules = Rules {
     integral_bounds: false,
     refs: false,
     fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
 
 pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>, opts: &Options) {

@@ -36,6 +36,10 @@ pub(crate) static RESPONSE_SCHEMA: Rules = Rules {
     integral_bounds: false,
     refs: false,
     fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
 
 /// What `responseJsonSchema` expresses (`providers.md` §4.3). Keywords the model
@@ -55,6 +59,10 @@ pub(crate) static RESPONSE_JSON_SCHEMA: Rules = Rules {
     integral_bounds: false,
     refs: false,
     fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
 
 const MIME: &str = "application/json";

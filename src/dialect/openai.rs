@@ -139,6 +139,10 @@ fn lowering_rules(rules: &StrictRules) -> Rules {
         // the reshape inverse follows references too.
         refs: rules.refs,
         fill_defaults: true,
+        prefer_closed: false,
+        open_with_properties: true,
+        max_optional: usize::MAX,
+        reserved_names: &[],
     }
 }
 

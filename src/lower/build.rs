@@ -216,6 +216,20 @@ impl<'d> Lowerer<'_, 'd> {
             Literals::Strings => v.is_string(),
         };
         let kinds = self.rules.literals;
+        let reserved = self.rules.reserved_names;
+        if !reserved.is_empty() && lits.iter().any(|l| holds_key(l, reserved)) {
+            let keyword = if at.ends_with("/const") { "const" } else { "enum" };
+            self.widen(
+                at,
+                keyword,
+                Action::Dropped,
+                format!(
+                    "a literal holds a key the grammar converter misreads ({}): dropped whole, keeping only its types (widening)",
+                    reserved.join(", ")
+                ),
+            );
+            return (None, false);
+        }
         if lits.iter().all(|v| fits(v, kinds)) {
             return (Some(lits), false);
         }
@@ -314,6 +328,14 @@ impl<'d> Lowerer<'_, 'd> {
                 ),
                 PatternRule::Drop => {
                     self.widen(p, "pattern", Action::Dropped, "not supported by the dialect: dropped (widening)");
+                }
+                PatternRule::Grammar if pattern::for_grammar(pat).is_some_and(|g| !pattern::json_text_safe(&g)) => {
+                    self.widen(
+                        p,
+                        "pattern",
+                        Action::Dropped,
+                        "the grammar engine matches the pattern against the string as written in JSON, escapes included, so strings holding a quote, a backslash or a control character (which this pattern allows) could not be produced: dropped (widening)",
+                    );
                 }
                 PatternRule::Grammar => match pattern::for_grammar(pat) {
                     Some(g) if g == *pat => {
@@ -596,9 +618,27 @@ impl<'d> Lowerer<'_, 'd> {
 
     fn objects(&mut self, f: &Facts<'d>, pi: &[Src<'d>], at: &str, out: &mut Map<String, Value>) -> Result<(), Fail> {
         let gathered = closure::gather_with(self.doc, pi, &self.choices);
+        if let Some((name, _)) = f.properties.iter().find(|(n, _)| self.rules.reserved_names.contains(&n.as_str())) {
+            return Err(Fail::new(
+                at,
+                "properties",
+                format!(
+                    "a property named `{name}`: the grammar converter reads that key as one of its own and fails or drops it"
+                ),
+            ));
+        }
         let mut props = Map::new();
         let mut forbidden: HashSet<&str> = HashSet::new();
         for (name, srcs) in &f.properties {
+            // An `additionalProperties` schema applies to every key its own node
+            // does not declare, even when another merged part declares it.
+            let mut srcs = srcs.clone();
+            for (a, declared) in f.additional.iter().zip(&f.additional_declared) {
+                if !declared.contains(name) {
+                    srcs.push(a.clone());
+                }
+            }
+            let srcs = &srcs;
             if let Some((_, p)) = srcs.iter().find(|(s, _)| **s == Value::Bool(false)) {
                 if f.required.contains(name) {
                     return Err(Fail::empty(
@@ -659,6 +699,17 @@ impl<'d> Lowerer<'_, 'd> {
                 required.extend(filled);
             }
         }
+        let optional = props.keys().filter(|k| !required.contains(*k)).count();
+        if optional > self.rules.max_optional {
+            return Err(Fail::new(
+                at,
+                "required",
+                format!(
+                    "{optional} optional properties: the grammar grows with every optional key, beyond {} it takes too long to build",
+                    self.rules.max_optional
+                ),
+            ));
+        }
         if let Some((cat, allowed)) = &closed {
             let allowed: HashSet<&str> = allowed.iter().map(String::as_str).collect();
             if let Some(r) = required.iter().find(|r| !props.contains_key(r.as_str()) && !allowed.contains(r.as_str()))
@@ -669,12 +720,21 @@ impl<'d> Lowerer<'_, 'd> {
                     format!("`{r}` is required but the object forbids it: accepts no value"),
                 ));
             }
-            if props.keys().any(|k| !allowed.contains(k.as_str())) {
-                self.widen(
+            // A key one part declares but another part closes out is never valid:
+            // it is left out (exact).
+            let outside: Vec<String> = props.keys().filter(|k| !allowed.contains(k.as_str())).cloned().collect();
+            if !outside.is_empty() {
+                for k in &outside {
+                    props.shift_remove(k);
+                }
+                self.note(
                     cat,
                     "additionalProperties",
                     Action::Rewritten,
-                    "closed to the union of the merged properties (widening)",
+                    format!(
+                        "{} declared by one part but closed out by another: never valid, so not sent",
+                        outside.join(", ")
+                    ),
                 );
             }
             if props.is_empty() && !self.rules.empty_objects {
@@ -695,6 +755,22 @@ impl<'d> Lowerer<'_, 'd> {
             }
             return Ok(());
         }
+        if !forbidden.is_empty()
+            && (self.rules.open_objects || !additional.is_empty())
+            && !self.closes_here(&gathered, &props, &forbidden)
+        {
+            let mut names: Vec<&str> = forbidden.iter().copied().collect();
+            names.sort_unstable();
+            self.widen(
+                at,
+                "properties",
+                Action::Dropped,
+                format!(
+                    "{} must be absent (schema `false`), which an object open to other keys cannot say: not enforced (widening)",
+                    names.join(", ")
+                ),
+            );
+        }
         if !additional.is_empty() {
             if !self.rules.maps {
                 return Err(Fail::new(
@@ -705,7 +781,12 @@ impl<'d> Lowerer<'_, 'd> {
             }
             let here = additional[0].1.clone();
             let v = self.location(additional, &undeclared(&gathered), &here)?;
-            add_missing_required(&mut props, &required);
+            // A required key no node declares is held by the map's value schema.
+            for r in &required {
+                if !props.contains_key(r) {
+                    props.insert(r.clone(), v.clone());
+                }
+            }
             out.insert("properties".to_owned(), Value::Object(props));
             if !required.is_empty() {
                 out.insert("required".to_owned(), strings(&required));
@@ -713,7 +794,20 @@ impl<'d> Lowerer<'_, 'd> {
             out.insert("additionalProperties".to_owned(), v);
             return Ok(());
         }
-        if self.rules.open_objects {
+        if self.rules.open_objects && !self.closes_here(&gathered, &props, &forbidden) {
+            if !self.rules.open_with_properties && !props.is_empty() {
+                // The converter cannot keep such an object open to every key
+                // (it refuses undeclared keys that prefix declared names): the
+                // object is sent open, without its properties.
+                self.widen(
+                    at,
+                    "properties",
+                    Action::Dropped,
+                    "an open object with declared properties: sent as an object open to any key, without them (widening)",
+                );
+                out.insert("additionalProperties".to_owned(), Value::Bool(true));
+                return Ok(());
+            }
             add_missing_required(&mut props, &required);
             if !props.is_empty() || self.rules.empty_objects {
                 out.insert("properties".to_owned(), Value::Object(props));
@@ -814,6 +908,32 @@ impl<'d> Lowerer<'_, 'd> {
         }
         out.insert(super::PAIRS.to_owned(), Value::Bool(true));
         Ok(Value::Object(out))
+    }
+}
+
+impl Lowerer<'_, '_> {
+    /// A dialect that can keep objects open still closes a closable one when
+    /// its rules prefer closed objects (engines that read openness badly).
+    fn closes_here(
+        &self,
+        gathered: &closure::Gathered<'_>,
+        props: &Map<String, Value>,
+        forbidden: &HashSet<&str>,
+    ) -> bool {
+        self.rules.prefer_closed
+            && self.readings.close
+            && !props.is_empty()
+            && gathered.is_closable()
+            && gathered.declared().iter().all(|k| props.contains_key(*k) || forbidden.contains(k))
+    }
+}
+
+/// Whether a literal holds one of `keys` as an object key, anywhere.
+fn holds_key(v: &Value, keys: &[&str]) -> bool {
+    match v {
+        Value::Object(m) => m.iter().any(|(k, x)| keys.contains(&k.as_str()) || holds_key(x, keys)),
+        Value::Array(a) => a.iter().any(|x| holds_key(x, keys)),
+        _ => false,
     }
 }
 

@@ -42,6 +42,9 @@ pub(crate) struct Facts<'a> {
     pub(crate) closed_at: Option<(String, Vec<String>)>,
     /// `additionalProperties` schemas (maps), `{}`/`true` excluded.
     pub(crate) additional: Vec<Src<'a>>,
+    /// For each of `additional`, the properties its own node declares: the
+    /// schema applies to every other key, declared elsewhere or not.
+    pub(crate) additional_declared: Vec<Vec<String>>,
     pub(crate) pattern_properties: Option<String>,
     pub(crate) min_properties: Option<(u64, String)>,
     pub(crate) max_properties: Option<(u64, String)>,
@@ -78,6 +81,7 @@ impl Facts<'_> {
             required: Vec::new(),
             closed_at: None,
             additional: Vec::new(),
+            additional_declared: Vec::new(),
             pattern_properties: None,
             min_properties: None,
             max_properties: None,
@@ -262,13 +266,17 @@ impl<'d> Lowerer<'_, 'd> {
                             Some(Value::Object(p)) => p.keys().cloned().collect(),
                             _ => Vec::new(),
                         };
-                        if f.closed_at.is_none() {
-                            f.closed_at = Some((here(kw), declared));
-                        }
+                        close(&mut f.closed_at, here(kw), declared);
                     }
                     Value::Bool(true) => {}
                     Value::Object(m) if m.is_empty() => {}
-                    other => f.additional.push((other, here(kw))),
+                    other => {
+                        f.additional.push((other, here(kw)));
+                        f.additional_declared.push(match map.get("properties") {
+                            Some(Value::Object(p)) => p.keys().cloned().collect(),
+                            _ => Vec::new(),
+                        });
+                    }
                 },
                 "patternProperties" => f.pattern_properties = Some(here(kw)),
                 "minProperties" => {
@@ -376,6 +384,14 @@ impl<'d> Lowerer<'_, 'd> {
     }
 }
 
+/// Adds a closing node: only the keys every closing node declares stay allowed.
+fn close(closed: &mut Option<(String, Vec<String>)>, at: String, allowed: Vec<String>) {
+    match closed {
+        None => *closed = Some((at, allowed)),
+        Some((_, prev)) => prev.retain(|k| allowed.contains(k)),
+    }
+}
+
 /// Merges the facts of a union branch into a copy of the outer facts.
 pub(crate) fn conjoin<'a>(outer: &Facts<'a>, inner: Facts<'a>) -> Facts<'a> {
     let mut f = outer.clone();
@@ -426,10 +442,11 @@ pub(crate) fn conjoin<'a>(outer: &Facts<'a>, inner: Facts<'a>) -> Facts<'a> {
             f.required.push(r);
         }
     }
-    if f.closed_at.is_none() {
-        f.closed_at = inner.closed_at;
+    if let Some((at, allowed)) = inner.closed_at {
+        close(&mut f.closed_at, at, allowed);
     }
     f.additional.extend(inner.additional);
+    f.additional_declared.extend(inner.additional_declared);
     if f.pattern_properties.is_none() {
         f.pattern_properties = inner.pattern_properties;
     }

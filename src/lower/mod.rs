@@ -90,6 +90,19 @@ pub(crate) struct Rules {
     /// A property whose default the projection fills in is sent required (the
     /// dialect needs every property required, or counts optional ones).
     pub(crate) fill_defaults: bool,
+    /// A closable object is sent closed even though open objects are
+    /// expressible (engines whose open objects cost or narrow).
+    pub(crate) prefer_closed: bool,
+    /// An open object may list its properties (else it is sent open without
+    /// them: llama.cpp's converter refuses undeclared keys that prefix declared names).
+    pub(crate) open_with_properties: bool,
+    /// Most optional properties in one object (a grammar's size grows with
+    /// them; `usize::MAX`: no limit).
+    pub(crate) max_optional: usize,
+    /// Property names the converter misreads (llama.cpp reads any `$ref` key as
+    /// a reference and hoists `$defs`): an object declaring one is not sent,
+    /// and `enum`/`const` literals holding such a key are dropped.
+    pub(crate) reserved_names: &'static [&'static str],
 }
 
 impl Rules {
@@ -455,11 +468,12 @@ fn def_name(ptr: &str, n: usize, taken: &[(String, String, Option<Value>)]) -> S
         && last.len() <= 48
         && last.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     let from_defs = ptr.starts_with("/$defs/") || ptr.starts_with("/definitions/");
-    if plain && from_defs && !taken.iter().any(|(_, name, _)| name == last) {
-        last.to_owned()
-    } else {
-        format!("ref{n}")
+    let is_taken = |name: &str| taken.iter().any(|(_, t, _)| t == name);
+    if plain && from_defs && !is_taken(last) {
+        return last.to_owned();
     }
+    // A generated name never takes one already given (the caller's own names included).
+    (n..).map(|i| format!("ref{i}")).find(|name| !is_taken(name)).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -482,6 +496,10 @@ mod tests {
         integral_bounds: false,
         refs: false,
         fill_defaults: false,
+        prefer_closed: false,
+        open_with_properties: true,
+        max_optional: usize::MAX,
+        reserved_names: &[],
     };
 
     #[track_caller]
@@ -526,6 +544,22 @@ mod tests {
         assert!(check(json!({"type": "string", "enum": [1]})).is_err());
         assert!(check(json!({"allOf": [{"type": "string"}, {"type": "integer"}]})).is_err());
         assert!(check(json!(false)).is_err());
+    }
+
+    #[test]
+    fn ok_generated_definition_names_never_collide() {
+        let rules = Rules { refs: true, ..OPEN };
+        let s = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/ref1"}, "b": {"$ref": "#/$defs/x.y"}},
+            "$defs": {"ref1": {"type": "string"}, "x.y": {"type": "integer"}}});
+        let doc = Doc { root: &s };
+        let settings = Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false };
+        let out = lower(&doc, &rules, settings).expect("lowers").schema;
+        let (a, b) = (&out["properties"]["a"]["$ref"], &out["properties"]["b"]["$ref"]);
+        assert_ne!(a, b, "{out}");
+        let target =
+            |r: &Value| crate::pointer::resolve_fragment(&out, r.as_str().unwrap_or_default()).map(|t| t.0.clone());
+        assert_eq!(target(a), Some(json!({"type": "string"})));
+        assert_eq!(target(b), Some(json!({"type": "integer"})));
     }
 
     #[test]

@@ -169,6 +169,9 @@ fn sweep(draft: Draft) {
                 }
                 let check = native::Admits::new(em);
                 for x in &case.instances {
+                    if let Err(e) = check.exact_holds(v, x) {
+                        narrowings.push(format!("{provider}/{mode}: {}: {e}", case.name));
+                    }
                     if v.is_valid(x) && !check.admits(x) {
                         narrowings.push(format!("{provider}/{mode}: {} instance {x}", case.name));
                     }

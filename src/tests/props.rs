@@ -30,6 +30,10 @@ proptest! {
             prop_assert!(validator.is_ok(), "deferred validator build failed: {:?}\nschema = {}", validator.err(), schema);
             let Ok(Some(validator)) = validator else { continue };
             let check = laws::Admits::new(&em);
+            for y in &xs {
+                let exact = check.exact_holds(validator, y);
+                prop_assert!(exact.is_ok(), "{:?}: {}\nschema = {schema}\nbody = {}", opts, exact.err().unwrap_or_default(), em.body());
+            }
             for x in xs.iter().filter(|x| validator.is_valid(x)) {
                 prop_assert!(check.admits(x),
                     "narrowing: {:?}/{:?}\nschema = {schema}\ninstance = {x}\nbody = {}", opts.provider(), opts.mode(), em.body());

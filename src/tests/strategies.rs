@@ -5,7 +5,20 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
 const NAMES: &[&str] = &["a", "b", "c", "strict", "items", "x-1"];
-const STRINGS: &[&str] = &["", "a", "abc", "cat", "2020-01-01T00:00:00Z", "a@b.co", "123", "x-1"];
+const STRINGS: &[&str] = &[
+    "",
+    "a",
+    "abc",
+    "cat",
+    "2020-01-01T00:00:00Z",
+    "a@b.co",
+    "123",
+    "x-1",
+    "a\"b",
+    "back\\slash",
+    "new\nline\t",
+    "é中",
+];
 
 fn literal() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -17,6 +30,7 @@ fn literal() -> impl Strategy<Value = Value> {
         Just(json!({})),
         Just(json!([1])),
         Just(json!({"a": 1})),
+        Just(json!([{"a": 1, "b": 2}])),
     ]
 }
 
@@ -103,6 +117,10 @@ fn object(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = 
                 }
                 5 => {
                     m.insert("additionalProperties".into(), json!(true));
+                }
+                // A literal above: the value must stay exactly as it is.
+                6 => {
+                    m.insert("enum".into(), json!([{"a": 1, "b": [1]}, {"c": {"a": 1, "x-1": null}}, {}]));
                 }
                 _ => {}
             }
