@@ -20,7 +20,10 @@
 //! valid. Emitters that close objects, or require defaulted properties, check
 //! the same facts, so what they send is exactly what the projection allows.
 
+mod disjoint;
 mod prove;
+
+pub(crate) use disjoint::disjoint;
 
 use crate::analysis::Doc;
 use crate::vocab;
@@ -179,31 +182,6 @@ pub(crate) fn resolve<'a>(doc: &Doc<'a>, reference: &str) -> Option<Src<'a>> {
     crate::pointer::resolve_fragment(doc.root, reference)
 }
 
-/// Whether the branches of a `oneOf` are provably disjoint, so that reading
-/// it as `anyOf` changes nothing: pairwise disjoint types, or a property every
-/// branch requires and pins to pairwise disjoint scalar literals (a
-/// discriminator).
-pub(crate) fn disjoint<'a>(doc: &Doc<'a>, branches: &[Src<'a>]) -> bool {
-    if branches.len() < 2 {
-        return true;
-    }
-    let facts: Vec<Gathered<'a>> =
-        branches.iter().map(|b| gather_inner(doc, std::slice::from_ref(b), &[], false)).collect();
-    let types: Vec<crate::lower::types::TypeSet> = facts.iter().map(Gathered::types).collect();
-    let by_type = types.iter().enumerate().all(|(i, a)| types[i + 1..].iter().all(|b| a.intersect(*b).is_empty()));
-    if by_type {
-        return true;
-    }
-    let Some(first) = facts.first() else { return true };
-    first.required().into_iter().any(|key| {
-        let sets: Option<Vec<Vec<Value>>> = facts.iter().map(|g| g.required_literals(doc, key)).collect();
-        let Some(sets) = sets else { return false };
-        sets.iter()
-            .enumerate()
-            .all(|(i, a)| sets[i + 1..].iter().all(|b| a.iter().all(|x| !crate::literal::contains(b, x))))
-    })
-}
-
 impl<'a> Gathered<'a> {
     /// Negative and frozen contexts carry over to the locations below.
     fn inherited(&self, freeze: bool) -> Vec<Src<'a>> {
@@ -215,52 +193,6 @@ impl<'a> Gathered<'a> {
             out.push((&MARKER, FROZEN_AT.to_owned()));
         }
         out
-    }
-
-    /// The types every gathered node allows (`type` keywords intersected).
-    fn types(&self) -> crate::lower::types::TypeSet {
-        self.nodes.iter().fold(crate::lower::types::TypeSet::ALL, |t, (m, _)| {
-            match m.get("type").and_then(crate::lower::types::TypeSet::from_keyword) {
-                Some(x) => t.intersect(x),
-                None => t,
-            }
-        })
-    }
-
-    /// Names some gathered node requires.
-    fn required(&self) -> Vec<&'a str> {
-        let mut out = Vec::new();
-        for (m, _) in &self.nodes {
-            if let Some(Value::Array(r)) = m.get("required") {
-                out.extend(r.iter().filter_map(Value::as_str));
-            }
-        }
-        out
-    }
-
-    /// The scalar literals property `key` is pinned to here (`const`/`enum` on
-    /// its schemas, intersected), when it is required and pinned.
-    fn required_literals(&self, doc: &Doc<'a>, key: &str) -> Option<Vec<Value>> {
-        if !self.required().contains(&key) || self.negative || self.opaque {
-            return None;
-        }
-        let at_key = gather_inner(doc, &self.for_key(key), &[], false);
-        let mut set: Option<Vec<Value>> = None;
-        for (m, _) in &at_key.nodes {
-            let lits: Vec<Value> = match (m.get("const"), m.get("enum")) {
-                (Some(c), _) => vec![c.clone()],
-                (None, Some(Value::Array(e))) => e.clone(),
-                _ => continue,
-            };
-            if lits.iter().any(|l| l.is_object() || l.is_array()) {
-                return None;
-            }
-            set = Some(match set {
-                None => lits,
-                Some(prev) => prev.into_iter().filter(|p| crate::literal::contains(&lits, p)).collect(),
-            });
-        }
-        set
     }
 
     /// Property names declared by any gathered node, in first-seen order.

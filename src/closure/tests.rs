@@ -2,7 +2,7 @@
 //! contexts that forbid each.
 
 use super::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn project(schema: &Value, value: &Value) -> Value {
     project_with(schema, value, Readings::ALL)
@@ -63,6 +63,33 @@ fn ok_disjoint_one_of_reads_as_any_of() {
         &Doc { root: &json!({}) },
         &[(&json!({"type": "string"}), "/a".into()), (&json!({"type": "object"}), "/b".into())]
     ));
+}
+
+#[test]
+fn ok_nested_unions_join_their_branches_when_proving_disjointness() {
+    let check = |s: &Value| {
+        let doc = Doc { root: s };
+        let branches: Vec<_> = (0..2).map(|i| (&s["oneOf"][i], format!("/oneOf/{i}"))).collect();
+        disjoint(&doc, &branches)
+    };
+    // An array matches both branches: the nested union admits arrays too.
+    let s = json!({"oneOf": [{"type": "array"},
+        {"anyOf": [{"type": ["array", "string"]}, {"type": "string", "maxLength": 1}]}]});
+    assert!(!check(&s));
+    // A key that only one branch of a nested union requires is no discriminator.
+    let s = json!({"oneOf": [
+        {"properties": {"t": {"const": "a"}}, "required": ["t"]},
+        {"anyOf": [{"properties": {"t": {"const": "b"}}, "required": ["t"]}, {"type": "object"}]}]});
+    assert!(!check(&s));
+    // A literal under a pattern that may not apply does not pin the key.
+    let s = json!({"oneOf": [
+        {"properties": {"t": {"enum": [1, 2]}}, "patternProperties": {"^z": {"const": 1}}, "required": ["t"]},
+        {"properties": {"t": {"const": 2}}, "required": ["t"]}]});
+    assert!(!check(&s));
+    // Through allOf and $ref the facts must hold, and still prove it.
+    let s = json!({"oneOf": [{"allOf": [{"$ref": "#/$defs/S"}]}, {"anyOf": [{"type": "integer"}, {"type": "null"}]}],
+        "$defs": {"S": {"type": "string"}}});
+    assert!(check(&s));
 }
 
 #[test]
