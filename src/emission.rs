@@ -134,6 +134,9 @@ pub struct Emission {
     pub(crate) validator: Option<crate::preflight::LazyValidator>,
     /// The annotated sent schema when reversible rewrites were applied.
     pub(crate) reshape: Option<Value>,
+    /// The name of the tool the request forces, when the answer comes back as
+    /// that tool's input (Claude's and Bedrock's tool mechanisms).
+    pub(crate) tool: Option<String>,
 }
 
 impl Emission {
@@ -148,6 +151,7 @@ impl Emission {
             source: source.cloned(),
             validator: None,
             reshape: None,
+            tool: None,
         }
     }
 
@@ -191,7 +195,7 @@ impl Emission {
     pub fn decode(&self, response_body: &Value) -> Result<crate::Answer, crate::DecodeError> {
         let envelope = crate::profile::profile(self.provider).envelope;
         let validator = self.local_validator().map_err(|e| crate::DecodeError::Schema(e.clone()))?;
-        crate::decode::decode(envelope, validator, self.reshape.as_ref(), response_body)
+        crate::decode::decode(envelope, self.tool.as_deref(), validator, self.reshape.as_ref(), response_body)
     }
 
     /// A minimal successful response body of this provider's shape that carries
@@ -213,7 +217,7 @@ impl Emission {
     pub fn response_for(&self, answer: &Value) -> Value {
         let envelope = crate::profile::profile(self.provider).envelope;
         let sent = self.reshape.as_ref().and_then(|ann| crate::reshape::forward(answer, ann));
-        crate::decode::response_body(envelope, &self.body, sent.as_ref().unwrap_or(answer))
+        crate::decode::response_body(envelope, self.tool.as_deref(), sent.as_ref().unwrap_or(answer))
     }
 
     /// The local validator of the source schema, built at the first call.

@@ -842,5 +842,5 @@ pub fn gemini_schema_problems(v: &Value, at: &str, out: &mut Vec<String>) {
 /// exactly as given (no reshape applied).
 #[must_use]
 pub fn encode(em: &Emission, x: &Value) -> Value {
-    crate::decode::response_body(crate::profile::profile(em.provider()).envelope, em.body(), x)
+    crate::decode::response_body(crate::profile::profile(em.provider()).envelope, em.tool.as_deref(), x)
 }

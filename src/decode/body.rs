@@ -5,35 +5,35 @@ use crate::profile::Envelope;
 use serde_json::{Value, json};
 
 /// A minimal successful response body of the request shape `envelope`
-/// carrying `x` as the answer to the request `request`.
-pub(crate) fn response_body(envelope: Envelope, request: &Value, x: &Value) -> Value {
+/// carrying `x` as the answer: as the input of `tool` when the request forced
+/// one, else as text.
+pub(crate) fn response_body(envelope: Envelope, tool: Option<&str>, x: &Value) -> Value {
     let text = x.to_string();
-    let tool = crate::dialect::claude::TOOL;
-    match envelope {
-        Envelope::Gemini => {
+    match (envelope, tool) {
+        (Envelope::Gemini, _) => {
             json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}]})
         }
-        Envelope::OllamaFormat => {
+        (Envelope::OllamaFormat, _) => {
             json!({"model": "m", "message": {"role": "assistant", "content": text}, "done_reason": "stop", "done": true})
         }
-        Envelope::Anthropic if request.get("tools").is_some() => {
+        (Envelope::Anthropic, Some(tool)) => {
             json!({"type": "message", "role": "assistant",
             "content": [{"type": "tool_use", "id": "t", "name": tool, "input": x}], "stop_reason": "tool_use"})
         }
-        Envelope::Anthropic => json!({"type": "message", "role": "assistant",
+        (Envelope::Anthropic, _) => json!({"type": "message", "role": "assistant",
             "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"}),
-        Envelope::Converse if request.get("toolConfig").is_some() => {
+        (Envelope::Converse, Some(tool)) => {
             json!({"output": {"message": {"role": "assistant",
             "content": [{"toolUse": {"toolUseId": "t", "name": tool, "input": x}}]}}, "stopReason": "tool_use"})
         }
-        Envelope::Converse => json!({"output": {"message": {"role": "assistant", "content": [{"text": text}]}},
+        (Envelope::Converse, _) => json!({"output": {"message": {"role": "assistant", "content": [{"text": text}]}},
             "stopReason": "end_turn"}),
-        Envelope::Responses => json!({"object": "response", "status": "completed", "error": null, "output": [
+        (Envelope::Responses, _) => json!({"object": "response", "status": "completed", "error": null, "output": [
             {"type": "reasoning", "summary": []},
             {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text, "annotations": []}]}]}),
-        Envelope::Cohere => json!({"id": "c", "finish_reason": "COMPLETE",
+        (Envelope::Cohere, _) => json!({"id": "c", "finish_reason": "COMPLETE",
             "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}}),
-        Envelope::ChatCompletions => {
+        (Envelope::ChatCompletions, _) => {
             json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
         }
     }

@@ -11,16 +11,21 @@ pub(crate) enum Raw {
     Value(Value),
 }
 
-/// Finds the answer in a response body of the request shape `envelope`.
-pub(crate) fn extract(envelope: Envelope, body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+/// Finds the answer in a response body of the request shape `envelope`; `tool`
+/// is the forced tool whose input is the answer, if the request forced one.
+pub(crate) fn extract(
+    envelope: Envelope,
+    tool: Option<&str>,
+    body: &Value,
+) -> Result<(Raw, FinishReason), DecodeError> {
     match envelope {
         Envelope::ChatCompletions => openai(body),
         Envelope::Responses => responses(body),
         Envelope::Gemini => gemini(body),
         Envelope::OllamaFormat => ollama(body),
         Envelope::Cohere => cohere(body),
-        Envelope::Anthropic => claude(body),
-        Envelope::Converse => converse(body),
+        Envelope::Anthropic => claude(body, tool),
+        Envelope::Converse => converse(body, tool),
     }
 }
 
@@ -89,7 +94,7 @@ fn cohere(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
 
 /// Bedrock Converse: `output.message.content[]` blocks `{text}` or
 /// `{toolUse: {name, input}}`; `stopReason`.
-fn converse(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+fn converse(body: &Value, tool: Option<&str>) -> Result<(Raw, FinishReason), DecodeError> {
     let Some(blocks) = dig(body, &["output", "message", "content"]).and_then(Value::as_array) else {
         let why = body.get("message").and_then(Value::as_str).map(str::to_owned);
         return Err(DecodeError::NoAnswer(
@@ -104,10 +109,9 @@ fn converse(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
         Some("guardrail_intervened" | "content_filtered") => FinishReason::ContentFilter,
         Some(other) => FinishReason::Other(other.to_owned()),
     };
-    let tool = blocks
-        .iter()
-        .filter_map(|b| b.get("toolUse"))
-        .find(|t| t.get("name").and_then(Value::as_str) == Some(crate::dialect::claude::TOOL));
+    let tool = tool.and_then(|name| {
+        blocks.iter().filter_map(|b| b.get("toolUse")).find(|t| t.get("name").and_then(Value::as_str) == Some(name))
+    });
     if let Some(t) = tool {
         let input = t.get("input").cloned().unwrap_or(Value::Null);
         if finish == FinishReason::Length {
@@ -203,7 +207,7 @@ fn ollama(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
     finish_text(text.to_owned(), finish)
 }
 
-fn claude(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
+fn claude(body: &Value, tool: Option<&str>) -> Result<(Raw, FinishReason), DecodeError> {
     if body.get("type").and_then(Value::as_str) == Some("error") || body.get("content").is_none() {
         return Err(DecodeError::NoAnswer(
             error_message(body).unwrap_or_else(|| "no `content` in the response".to_owned()),
@@ -224,9 +228,11 @@ fn claude(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
         }
         Some(other) => FinishReason::Other(other.to_owned()),
     };
-    let tool = blocks.iter().find(|b| {
-        b.get("type").and_then(Value::as_str) == Some("tool_use")
-            && b.get("name").and_then(Value::as_str) == Some(crate::dialect::claude::TOOL)
+    let tool = tool.and_then(|name| {
+        blocks.iter().find(|b| {
+            b.get("type").and_then(Value::as_str) == Some("tool_use")
+                && b.get("name").and_then(Value::as_str) == Some(name)
+        })
     });
     if let Some(t) = tool {
         if finish == FinishReason::Length {

@@ -199,11 +199,12 @@ pub(crate) fn violations(validator: &jsonschema::Validator, value: &Value) -> Ve
 /// The whole decode: extract, unwrap, parse, validate.
 pub(crate) fn decode(
     envelope: Envelope,
+    tool: Option<&str>,
     validator: Option<&jsonschema::Validator>,
     reshape: Option<&Value>,
     body: &Value,
 ) -> Result<Answer, DecodeError> {
-    let (raw, finish) = extract(envelope, body)?;
+    let (raw, finish) = extract(envelope, tool, body)?;
     let value = match raw {
         Raw::Value(v) => v,
         Raw::Text(t) => {
