@@ -8,32 +8,39 @@ use serde_json::{Value, json};
 /// carrying `x` as the answer: as the input of `tool` when the request forced
 /// one, else as text.
 pub(crate) fn response_body(envelope: Envelope, tool: Option<&str>, x: &Value) -> Value {
-    let text = x.to_string();
     match (envelope, tool) {
-        (Envelope::Gemini, _) => {
-            json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}]})
-        }
-        (Envelope::OllamaFormat, _) => {
-            json!({"model": "m", "message": {"role": "assistant", "content": text}, "done_reason": "stop", "done": true})
-        }
         (Envelope::Anthropic, Some(tool)) => {
             json!({"type": "message", "role": "assistant",
             "content": [{"type": "tool_use", "id": "t", "name": tool, "input": x}], "stop_reason": "tool_use"})
         }
-        (Envelope::Anthropic, _) => json!({"type": "message", "role": "assistant",
-            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"}),
         (Envelope::Converse, Some(tool)) => {
             json!({"output": {"message": {"role": "assistant",
             "content": [{"toolUse": {"toolUseId": "t", "name": tool, "input": x}}]}}, "stopReason": "tool_use"})
         }
-        (Envelope::Converse, _) => json!({"output": {"message": {"role": "assistant", "content": [{"text": text}]}},
+        _ => text_body(envelope, x.to_string()),
+    }
+}
+
+/// A minimal successful response body of the request shape `envelope` whose
+/// answer text is `text`.
+pub(crate) fn text_body(envelope: Envelope, text: String) -> Value {
+    match envelope {
+        Envelope::Gemini => {
+            json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}]})
+        }
+        Envelope::OllamaFormat => {
+            json!({"model": "m", "message": {"role": "assistant", "content": text}, "done_reason": "stop", "done": true})
+        }
+        Envelope::Anthropic => json!({"type": "message", "role": "assistant",
+            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"}),
+        Envelope::Converse => json!({"output": {"message": {"role": "assistant", "content": [{"text": text}]}},
             "stopReason": "end_turn"}),
-        (Envelope::Responses, _) => json!({"object": "response", "status": "completed", "error": null, "output": [
+        Envelope::Responses => json!({"object": "response", "status": "completed", "error": null, "output": [
             {"type": "reasoning", "summary": []},
             {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text, "annotations": []}]}]}),
-        (Envelope::Cohere, _) => json!({"id": "c", "finish_reason": "COMPLETE",
+        Envelope::Cohere => json!({"id": "c", "finish_reason": "COMPLETE",
             "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}}),
-        (Envelope::ChatCompletions, _) => {
+        Envelope::ChatCompletions => {
             json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
         }
     }

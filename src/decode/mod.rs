@@ -4,9 +4,11 @@
 
 mod body;
 mod extract;
+mod json;
 
 pub(crate) use body::response_body;
 use extract::{Raw, extract};
+use json::parse as parse_json;
 
 use crate::error::Error;
 use crate::profile::Envelope;
@@ -207,16 +209,28 @@ pub(crate) fn decode(
     let (raw, finish) = extract(envelope, tool, body)?;
     let value = match raw {
         Raw::Value(v) => v,
-        Raw::Text(t) => {
-            let inner = strip_fence(strip_think(&t));
-            serde_json::from_str(inner)
-                .map_err(|e| DecodeError::NotJson { text: inner.to_owned(), message: e.to_string() })?
-        }
+        Raw::Text(t) => parse_text(&t)?,
     };
     let value = match reshape {
         Some(ann) => crate::reshape::inverse(value, ann),
         None => value,
     };
+    validated(value, finish, validator)
+}
+
+/// The answer text's JSON value: a leading `<think>` block and one wrapping
+/// fence removed, then parsed (a repeated member name is not JSON here).
+pub(crate) fn parse_text(text: &str) -> Result<Value, DecodeError> {
+    let inner = strip_fence(strip_think(text));
+    parse_json(inner).map_err(|e| DecodeError::NotJson { text: inner.to_owned(), message: e.to_string() })
+}
+
+/// The answer, once validated (rewrites already undone).
+pub(crate) fn validated(
+    value: Value,
+    finish: FinishReason,
+    validator: Option<&jsonschema::Validator>,
+) -> Result<Answer, DecodeError> {
     if let Some(v) = validator {
         let found = violations(v, &value);
         if !found.is_empty() {
