@@ -7,7 +7,14 @@
 //! 3. acceptance: the body passes an independent checker of the provider's
 //!    documented rules (fields, keywords, required/additionalProperties, limits,
 //!    name patterns);
-//! 4. `decode` of an encoded valid instance returns it.
+//! 4. `decode` of an encoded valid instance returns it;
+//! 5. streaming: an answer cut into events anywhere ends exactly as `decode`
+//!    of the whole response, partial values are prefix-completions of the final
+//!    one, and an early error is never followed by a valid answer
+//!    ([`check_stream`]).
+
+mod stream;
+pub use stream::{check_stream, is_prefix_completion};
 
 use crate::profile::{Envelope, profile};
 use crate::{ClaudeMechanism, Emission, GeminiDialect, Mode, Options, Provider};

@@ -56,6 +56,7 @@ mod preflight;
 mod profile;
 mod prompt;
 mod reshape;
+mod stream;
 mod vocab;
 
 #[cfg(test)]
@@ -72,6 +73,7 @@ pub use error::{Error, ErrorKind, Problem};
 pub use info::ProviderInfo;
 pub use options::{ClaudeMechanism, GeminiDialect, Mode, Options, Provider};
 pub use prompt::{instruction, repair};
+pub use stream::{EarlyError, EventSplitter, Partial, StreamDecoder, StreamEvent};
 
 use serde_json::Value;
 

@@ -173,7 +173,7 @@ fn admits_null(node: &Value) -> bool {
 }
 
 /// The schema of array element `i`: its `prefixItems` position, else `items`.
-fn element(ann: &Value, i: usize) -> Option<&Value> {
+pub(crate) fn element(ann: &Value, i: usize) -> Option<&Value> {
     ann.get("prefixItems").and_then(|p| p.get(i)).or_else(|| ann.get("items"))
 }
 
@@ -207,7 +207,8 @@ pub(crate) fn inverse(y: Value, ann: &Value) -> Value {
     undo(y, ann)
 }
 
-fn undo(y: Value, ann: &Value) -> Value {
+/// The inverse below the root: `y` read at the place `ann` annotates.
+pub(crate) fn undo(y: Value, ann: &Value) -> Value {
     if ann.get(OR_NULL) == Some(&Value::Bool(true)) {
         return match (&y, ann.pointer("/anyOf/0")) {
             (Value::Null, _) | (_, None) => y,
@@ -252,6 +253,52 @@ fn undo(y: Value, ann: &Value) -> Value {
                 .collect(),
         ),
         other => other,
+    }
+}
+
+/// Reading the annotation one place at a time, as a streamed answer arrives
+/// (the stream decoder applies the inverse where it is already decidable).
+pub(crate) mod read {
+    use super::{NULLABLE, OR_NULL, WRAPPED};
+    use serde_json::Value;
+
+    /// The root was wrapped in `{"value": …}`.
+    pub(crate) fn is_wrapped(ann: &Value) -> bool {
+        ann.get(WRAPPED) == Some(&Value::Bool(true))
+    }
+
+    /// The annotation of member `key` of an object annotated by `ann`.
+    pub(crate) fn member<'a>(ann: &'a Value, key: &str) -> Option<&'a Value> {
+        ann.get("properties")?.get(key)
+    }
+
+    /// Whether member `key` is dropped when it comes back `null`.
+    pub(crate) fn drops_null(ann: &Value, key: &str) -> bool {
+        ann.get(NULLABLE).and_then(Value::as_array).is_some_and(|a| a.iter().any(|n| n == key))
+    }
+
+    /// For a rewritten `[T, null]` union: `T`'s annotation.
+    pub(crate) fn or_null(ann: &Value) -> Option<&Value> {
+        if ann.get(OR_NULL) == Some(&Value::Bool(true)) { ann.pointer("/anyOf/0") } else { None }
+    }
+
+    /// A union whose branch the inverse chooses by validating the whole value.
+    pub(crate) fn is_union(ann: &Value) -> bool {
+        ann.get(OR_NULL).is_none() && matches!(ann.get("anyOf"), Some(Value::Array(_)))
+    }
+
+    /// Whether the inverse can change anything below `ann` (a marker sits there).
+    pub(crate) fn has_markers(ann: &Value) -> bool {
+        match ann {
+            Value::Object(m) => {
+                m.contains_key(NULLABLE)
+                    || m.contains_key(OR_NULL)
+                    || m.contains_key(WRAPPED)
+                    || m.values().any(has_markers)
+            }
+            Value::Array(a) => a.iter().any(has_markers),
+            _ => false,
+        }
     }
 }
 

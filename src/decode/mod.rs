@@ -7,8 +7,10 @@ mod extract;
 mod json;
 
 pub(crate) use body::response_body;
-use extract::{Raw, extract};
-use json::parse as parse_json;
+#[cfg(any(test, feature = "laws"))]
+pub(crate) use body::text_body;
+pub(crate) use extract::{Raw, extract};
+pub(crate) use json::{parse as parse_json, repeated};
 
 use crate::error::Error;
 use crate::profile::Envelope;

@@ -1,0 +1,414 @@
+//! Each envelope's streaming events, read into what the whole response body
+//! would have carried: the answer's text (or the forced tool's input text), a
+//! refusal, the finish reason as the provider spells it, an error. At the end
+//! the stream is folded back into that body, which `decode` reads like any
+//! other, so a stream ends exactly as its whole response would.
+//!
+//! | envelope | answer pieces | end and errors |
+//! |---|---|---|
+//! | Chat Completions | `choices[i=0].delta.content`; `delta.refusal` | `finish_reason`; `{"error"}` |
+//! | Responses | `response.output_text.delta`; `response.refusal.delta` | `response.completed`/`incomplete`/`failed` (`status`, `incomplete_details`); `error` |
+//! | Gemini | `candidates[i=0].content.parts[].text` without `thought: true` | `finishReason`; `promptFeedback.blockReason`; `{"error"}` |
+//! | Ollama | `message.content` | `done_reason`; `{"error"}` |
+//! | Cohere v2 | `content-delta` `delta.message.content.text` | `message-end` `delta.finish_reason` (`delta.error`) |
+//! | Anthropic | `content_block_delta` `text_delta` of text blocks; `input_json_delta` of the forced tool's block (`content_block_start` names it) | `message_delta` `delta.stop_reason`; `error` |
+//! | Converse | `contentBlockDelta` `delta.text`; `delta.toolUse.input` of the forced tool's block (`contentBlockStart` names it) | `messageStop` `stopReason`; `*Exception` events |
+//!
+//! Thinking (`thinking_delta`, `thought` parts, `reasoningContent`,
+//! `reasoning_content`, Ollama's `message.thinking`, Cohere's `thinking`) is skipped.
+
+use crate::profile::Envelope;
+use serde_json::{Value, json};
+
+/// A piece of the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Piece<'v> {
+    /// More answer text.
+    Text(&'v str),
+    /// More of the forced tool's input (JSON text).
+    Tool(&'v str),
+}
+
+/// A content block of an Anthropic or Converse stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Text,
+    /// The forced tool's block (the first one).
+    Tool,
+    Other,
+}
+
+/// Everything the stream said that the whole body would carry.
+#[derive(Debug, Default)]
+pub(crate) struct Acc {
+    /// The forced tool's block started.
+    tool: bool,
+    refusal: Option<String>,
+    /// The finish reason as the provider spells it.
+    finish: Option<Value>,
+    /// An error event's payload: the response is that error.
+    pub(crate) error: Option<Value>,
+    /// A message, choice or candidate was seen.
+    started: bool,
+    /// Gemini's `promptFeedback`.
+    feedback: Option<Value>,
+    /// Responses: `status` and `incomplete_details` of the last response event.
+    status: Option<Value>,
+    incomplete: Option<Value>,
+    /// Content blocks by index (Anthropic, Converse).
+    blocks: Vec<(u64, Block)>,
+}
+
+fn s(v: &Value) -> Option<&str> {
+    v.as_str()
+}
+
+impl Acc {
+    pub(crate) fn tool_started(&self) -> bool {
+        self.tool
+    }
+
+    fn block(&self, index: Option<u64>) -> Option<Block> {
+        let index = index?;
+        self.blocks.iter().find(|(i, _)| *i == index).map(|(_, b)| *b)
+    }
+
+    fn open_block(&mut self, index: Option<u64>, block: Block) {
+        let block = if block == Block::Tool && self.tool { Block::Other } else { block };
+        self.tool |= block == Block::Tool;
+        self.blocks.push((index.unwrap_or(u64::MAX), block));
+    }
+
+    fn set_error(&mut self, e: &Value) {
+        if self.error.is_none() {
+            self.error = Some(e.clone());
+        }
+    }
+}
+
+/// The entries of a `choices`/`candidates` array that stand for the first one
+/// (`index` 0, or no index).
+fn first_of<'v>(v: &'v Value, key: &str) -> impl Iterator<Item = &'v Value> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|c| c.get("index").and_then(Value::as_u64).is_none_or(|i| i == 0))
+}
+
+/// Reads one event (`name`: its SSE `event:` field, if any) into `acc`, and
+/// the answer pieces it carries into `out`.
+pub(crate) fn read<'v>(
+    envelope: Envelope,
+    tool: Option<&str>,
+    acc: &mut Acc,
+    name: Option<&str>,
+    event: &'v Value,
+    out: &mut impl FnMut(Piece<'v>),
+) {
+    match envelope {
+        Envelope::ChatCompletions => chat(acc, event, out),
+        Envelope::Responses => responses(acc, event, out),
+        Envelope::Gemini => gemini(acc, event, out),
+        Envelope::OllamaFormat => ollama(acc, event, out),
+        Envelope::Cohere => cohere(acc, event, out),
+        Envelope::Anthropic => anthropic(acc, tool, event, out),
+        Envelope::Converse => converse(acc, tool, name, event, out),
+    }
+}
+
+fn chat<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
+    if let Some(e) = event.get("error").filter(|e| !e.is_null()) {
+        return acc.set_error(e);
+    }
+    for choice in first_of(event, "choices") {
+        acc.started = true;
+        let delta = choice.get("delta").or_else(|| choice.get("message"));
+        if let Some(t) = delta.and_then(|d| d.get("content")).and_then(s) {
+            out(Piece::Text(t));
+        }
+        if let Some(r) = delta.and_then(|d| d.get("refusal")).and_then(s) {
+            acc.refusal.get_or_insert_with(String::new).push_str(r);
+        }
+        if let Some(f) = choice.get("finish_reason").filter(|f| !f.is_null()) {
+            acc.finish = Some(f.clone());
+        }
+    }
+}
+
+fn responses<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
+    let kind = event.get("type").and_then(s).unwrap_or_default();
+    match kind {
+        "response.output_text.delta" => {
+            acc.started = true;
+            if let Some(t) = event.get("delta").and_then(s) {
+                out(Piece::Text(t));
+            }
+        }
+        "response.refusal.delta" | "response.refusal.done" => {
+            acc.started = true;
+            let r = acc.refusal.get_or_insert_with(String::new);
+            if kind.ends_with("delta") {
+                r.push_str(event.get("delta").and_then(s).unwrap_or_default());
+            }
+        }
+        "error" => acc.set_error(event),
+        _ if kind.starts_with("response.") => {
+            let Some(r) = event.get("response") else { return };
+            acc.started = true;
+            if let Some(e) = r.get("error").filter(|e| !e.is_null()) {
+                acc.set_error(e);
+            }
+            if let Some(st) = r.get("status") {
+                acc.status = Some(st.clone());
+            }
+            if let Some(d) = r.get("incomplete_details").filter(|d| !d.is_null()) {
+                acc.incomplete = Some(d.clone());
+            }
+        }
+        _ => {}
+    }
+}
+
+fn gemini<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
+    if let Some(e) = event.get("error").filter(|e| !e.is_null()) {
+        return acc.set_error(e);
+    }
+    if let Some(f) = event.get("promptFeedback") {
+        acc.feedback = Some(f.clone());
+    }
+    for candidate in first_of(event, "candidates") {
+        acc.started = true;
+        let parts = candidate.get("content").and_then(|c| c.get("parts")).and_then(Value::as_array);
+        for part in parts.into_iter().flatten() {
+            if part.get("thought") != Some(&Value::Bool(true))
+                && let Some(t) = part.get("text").and_then(s)
+            {
+                out(Piece::Text(t));
+            }
+        }
+        if let Some(f) = candidate.get("finishReason").filter(|f| !f.is_null()) {
+            acc.finish = Some(f.clone());
+        }
+    }
+}
+
+fn ollama<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
+    if let Some(e) = event.get("error").filter(|e| !e.is_null()) {
+        return acc.set_error(e);
+    }
+    if let Some(m) = event.get("message") {
+        acc.started = true;
+        if let Some(t) = m.get("content").and_then(s) {
+            out(Piece::Text(t));
+        }
+    }
+    if let Some(f) = event.get("done_reason").filter(|f| !f.is_null()) {
+        acc.finish = Some(f.clone());
+    }
+}
+
+fn cohere<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
+    match event.get("type").and_then(s) {
+        Some("message-start" | "content-start") => acc.started = true,
+        Some("content-delta") => {
+            acc.started = true;
+            let content = event.pointer("/delta/message/content");
+            if let Some(t) = content.and_then(|c| c.get("text")).and_then(s) {
+                out(Piece::Text(t));
+            }
+        }
+        Some("message-end") => {
+            let delta = event.get("delta");
+            if let Some(e) = delta.and_then(|d| d.get("error")).filter(|e| !e.is_null()) {
+                acc.set_error(e);
+            }
+            if let Some(f) = delta.and_then(|d| d.get("finish_reason")).filter(|f| !f.is_null()) {
+                acc.finish = Some(f.clone());
+            }
+        }
+        _ => {}
+    }
+}
+
+fn anthropic<'v>(acc: &mut Acc, tool: Option<&str>, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
+    let index = event.get("index").and_then(Value::as_u64);
+    match event.get("type").and_then(s) {
+        Some("message_start") => acc.started = true,
+        Some("content_block_start") => {
+            acc.started = true;
+            let block = event.get("content_block");
+            let block = match block.and_then(|b| b.get("type")).and_then(s) {
+                Some("text") => Block::Text,
+                Some("tool_use") if tool.is_some() && block.and_then(|b| b.get("name")).and_then(s) == tool => {
+                    Block::Tool
+                }
+                _ => Block::Other,
+            };
+            acc.open_block(index, block);
+        }
+        Some("content_block_delta") => {
+            let Some(delta) = event.get("delta") else { return };
+            match (delta.get("type").and_then(s), acc.block(index)) {
+                (Some("text_delta"), Some(Block::Text) | None) => {
+                    acc.started = true;
+                    if let Some(t) = delta.get("text").and_then(s) {
+                        out(Piece::Text(t));
+                    }
+                }
+                (Some("input_json_delta"), Some(Block::Tool)) => {
+                    if let Some(t) = delta.get("partial_json").and_then(s) {
+                        out(Piece::Tool(t));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some("message_delta") => {
+            if let Some(r) = event.pointer("/delta/stop_reason").filter(|r| !r.is_null()) {
+                acc.finish = Some(r.clone());
+            }
+        }
+        Some("error") => acc.set_error(event.get("error").unwrap_or(event)),
+        _ => {}
+    }
+}
+
+/// Converse events as the AWS SDKs give them (`{"contentBlockDelta": {…}}`),
+/// or a bare payload named by the SSE `event:` field.
+fn converse<'v>(
+    acc: &mut Acc,
+    tool: Option<&str>,
+    name: Option<&str>,
+    event: &'v Value,
+    out: &mut impl FnMut(Piece<'v>),
+) {
+    const KINDS: [&str; 5] = ["messageStart", "contentBlockStart", "contentBlockDelta", "messageStop", "metadata"];
+    let Some(map) = event.as_object() else { return };
+    let (kind, payload) = match map.iter().find(|(k, _)| KINDS.contains(&k.as_str()) || k.ends_with("Exception")) {
+        Some((k, v)) => (k.as_str(), v),
+        None => match name {
+            Some(n) => (n, event),
+            None => return,
+        },
+    };
+    let index = payload.get("contentBlockIndex").and_then(Value::as_u64);
+    match kind {
+        "messageStart" => acc.started = true,
+        "contentBlockStart" => {
+            acc.started = true;
+            let block = match payload.pointer("/start/toolUse") {
+                Some(t) if tool.is_some() && t.get("name").and_then(s) == tool => Block::Tool,
+                Some(_) => Block::Other,
+                None => Block::Text,
+            };
+            acc.open_block(index, block);
+        }
+        "contentBlockDelta" => {
+            acc.started = true;
+            let Some(delta) = payload.get("delta") else { return };
+            match acc.block(index) {
+                Some(Block::Tool) => {
+                    if let Some(t) = delta.pointer("/toolUse/input").and_then(s) {
+                        out(Piece::Tool(t));
+                    }
+                }
+                Some(Block::Other) => {}
+                Some(Block::Text) | None => {
+                    if let Some(t) = delta.get("text").and_then(s) {
+                        out(Piece::Text(t));
+                    }
+                }
+            }
+        }
+        "messageStop" => {
+            if let Some(r) = payload.get("stopReason").filter(|r| !r.is_null()) {
+                acc.finish = Some(r.clone());
+            }
+        }
+        k if k.ends_with("Exception") => {
+            let message = payload.get("message").cloned().unwrap_or_else(|| Value::String(k.to_owned()));
+            acc.set_error(&message);
+        }
+        _ => {}
+    }
+}
+
+/// The refusal `decode` will report, once it is certain.
+pub(crate) fn refused(envelope: Envelope, acc: &Acc) -> Option<String> {
+    match envelope {
+        Envelope::ChatCompletions => acc.refusal.clone().filter(|r| !r.is_empty()),
+        Envelope::Responses => acc.refusal.clone().map(|r| if r.is_empty() { "a refusal part".to_owned() } else { r }),
+        Envelope::Anthropic => {
+            (acc.finish.as_ref().and_then(Value::as_str) == Some("refusal")).then(|| "stop_reason `refusal`".to_owned())
+        }
+        _ => None,
+    }
+}
+
+/// The whole response body the stream stands for. The tool block's `input` is
+/// `null`: the stream decoder reads the tool's input from its text.
+pub(crate) fn assemble(envelope: Envelope, tool: Option<&str>, acc: Acc, text: String) -> Value {
+    let has_tool = acc.tool;
+    let Acc { refusal, finish, error, started, feedback, status, incomplete, .. } = acc;
+    let finish = finish.unwrap_or(Value::Null);
+    match envelope {
+        Envelope::ChatCompletions => match error {
+            Some(e) => json!({"error": e}),
+            None if !started => json!({}),
+            None => json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": text,
+                "refusal": refusal}, "finish_reason": finish}]}),
+        },
+        Envelope::Responses => match error {
+            Some(e) => json!({"error": e}),
+            None if !started => json!({}),
+            None => {
+                let mut content = vec![json!({"type": "output_text", "text": text})];
+                if let Some(r) = refusal {
+                    content.push(json!({"type": "refusal", "refusal": r}));
+                }
+                json!({"status": status, "incomplete_details": incomplete,
+                    "output": [{"type": "message", "content": content}]})
+            }
+        },
+        Envelope::Gemini => match (error, started) {
+            (Some(e), _) => json!({"error": e}),
+            (None, false) => json!({"promptFeedback": feedback}),
+            (None, true) => json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
+                "finishReason": finish}], "promptFeedback": feedback}),
+        },
+        Envelope::OllamaFormat => match error {
+            Some(e) => json!({"error": e}),
+            None if !started => json!({}),
+            None => json!({"message": {"role": "assistant", "content": text}, "done_reason": finish}),
+        },
+        Envelope::Cohere => match error {
+            Some(e) => json!({"message": e}),
+            None if !started => json!({}),
+            None => json!({"message": {"role": "assistant", "content": [{"type": "text", "text": text}]},
+                "finish_reason": finish}),
+        },
+        Envelope::Anthropic => match error {
+            Some(e) => json!({"type": "error", "error": e}),
+            None if !started => json!({}),
+            None => {
+                let mut content = vec![json!({"type": "text", "text": text})];
+                if let Some(name) = tool.filter(|_| has_tool) {
+                    content.push(json!({"type": "tool_use", "name": name, "input": null}));
+                }
+                json!({"type": "message", "content": content, "stop_reason": finish})
+            }
+        },
+        Envelope::Converse => match error {
+            Some(e) => json!({"message": e}),
+            None if !started => json!({}),
+            None => {
+                let mut content = vec![json!({"text": text})];
+                if let Some(name) = tool.filter(|_| has_tool) {
+                    content.push(json!({"toolUse": {"name": name, "input": null}}));
+                }
+                json!({"output": {"message": {"role": "assistant", "content": content}}, "stopReason": finish})
+            }
+        },
+    }
+}
