@@ -298,3 +298,114 @@ fn ok_wrapped_root_reads_through_value() {
     assert!(partials.iter().all(|p| p == "-" || p.starts_with('[')), "{partials:?}");
     every_cut(&em, "{\"value\": [\"ab\", \"c\"]}");
 }
+
+/// Every transcript fixture: `(provider, case, options and schema, transcript)`.
+fn transcripts() -> Vec<(String, String, Value, String)> {
+    let dir = super::root().join("src/tests/streams");
+    let mut out = Vec::new();
+    let mut providers: Vec<_> =
+        std::fs::read_dir(&dir).expect("streams/ exists").filter_map(Result::ok).map(|e| e.path()).collect();
+    providers.sort();
+    for p in providers {
+        let pname = p.file_name().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+        let mut files: Vec<_> = std::fs::read_dir(&p)
+            .expect("readable")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|f| f.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        for f in files {
+            let case = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+            let spec: Value = serde_json::from_str(&std::fs::read_to_string(&f).expect("readable")).expect("JSON");
+            let transcript = ["sse", "ndjson"]
+                .iter()
+                .find_map(|x| std::fs::read_to_string(f.with_extension(x)).ok())
+                .unwrap_or_else(|| panic!("{} has a .sse or .ndjson transcript beside it", f.display()));
+            out.push((pname.clone(), case, spec, transcript));
+        }
+    }
+    out
+}
+
+/// The partial sequence and the end of one transcript, read in 7-byte chunks.
+fn render_transcript(spec: &Value, provider: Provider, transcript: &str) -> String {
+    use std::fmt::Write as _;
+    let mode: crate::Mode = spec.get("mode").and_then(Value::as_str).unwrap_or("schema").parse().expect("mode");
+    let mut opts = crate::Options::new(provider).with_mode(mode).with_reshape(spec["reshape"] == true);
+    if let Some(m) = spec.get("mechanism").and_then(Value::as_str) {
+        opts = opts.with_claude_mechanism(m.parse().expect("mechanism"));
+    }
+    let em = opts.compile(&spec["schema"]).expect("the fixture schema compiles");
+    let mut split = crate::EventSplitter::new();
+    let mut events: Vec<crate::StreamEvent> = transcript.as_bytes().chunks(7).flat_map(|c| split.feed(c)).collect();
+    events.extend(split.finish());
+    let mut out = format!("enforcement: {}\n", em.enforcement());
+    let mut stream = em.stream();
+    let mut told = false;
+    for (i, e) in events.iter().enumerate() {
+        let p = stream.push_event(e);
+        let _ = write!(out, "{:>3} {}", i + 1, p.value().map_or_else(|| "-".to_owned(), Value::to_string));
+        let done: Vec<&str> = p.completed().collect();
+        if !done.is_empty() {
+            let _ = write!(out, "  done: {}", done.iter().map(|d| format!("{d:?}")).collect::<Vec<_>>().join(" "));
+        }
+        if let Some(open) = p.open() {
+            let _ = write!(out, "  open: {open:?}");
+        }
+        out.push('\n');
+        if let Some(err) = p.error().filter(|_| !told) {
+            told = true;
+            let _ = writeln!(out, "    early error: {}: {err}", err.kind());
+        }
+    }
+    match stream.finish() {
+        Ok(a) => {
+            let _ = writeln!(out, "end: ok, finish_reason: {}\nvalue: {}", a.finish_reason(), a.value());
+        }
+        Err(e) => {
+            let _ = writeln!(out, "end: error: {}\n- {e}", e.kind());
+            if let crate::DecodeError::Truncated { text } = &e {
+                let _ = writeln!(out, "- text: {text:?}");
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn stream_golden() {
+    let all = transcripts();
+    assert!(all.len() >= 30, "transcript fixtures present");
+    let mut failed = Vec::new();
+    for (pname, case, spec, transcript) in all {
+        let provider: Provider = pname.parse().expect("folder names a provider");
+        let rendered = render_transcript(&spec, provider, &transcript);
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(super::root().join("snapshots").join("stream"));
+        settings.set_prepend_module_to_snapshot(false);
+        settings.set_omit_expression(true);
+        settings.set_description(format!("src/tests/streams/{pname}/{case}.json"));
+        let name = format!("{pname}__{case}");
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            settings.bind(|| insta::assert_snapshot!(name.as_str(), rendered));
+        }));
+        if r.is_err() {
+            failed.push(name);
+        }
+    }
+    assert!(failed.is_empty(), "stream snapshots differ:\n{}", failed.join("\n"));
+}
+
+/// The names of the stream snapshots the transcripts call for.
+pub(crate) fn expected_snapshots() -> Vec<String> {
+    transcripts().into_iter().map(|(p, c, _, _)| format!("stream/{p}__{c}.snap")).collect()
+}
+
+#[test]
+fn ok_every_provider_has_a_transcript() {
+    let all = transcripts();
+    for p in Provider::ALL {
+        assert!(all.iter().any(|(name, ..)| name == p.name()), "{p} has a transcript fixture");
+    }
+}
