@@ -306,8 +306,21 @@ impl Reader {
     }
 
     fn number_done(&mut self, sink: &mut impl Sink) {
-        // serde_json's own number parser, so the value is exactly its value.
-        match serde_json::from_str::<Value>(&self.scratch) {
+        let t = self.scratch.as_str();
+        // Integers as serde_json keeps them (`u64`, or `i64` below zero; `-0` is
+        // `-0.0` there); anything else through serde_json's own number parser.
+        let int = if t.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) || t == "-0" {
+            None
+        } else if t.starts_with('-') {
+            t.parse::<i64>().ok().map(Value::from)
+        } else {
+            t.parse::<u64>().ok().map(Value::from)
+        };
+        if let Some(v) = int {
+            sink.scalar(v);
+            return self.after_value();
+        }
+        match serde_json::from_str::<Value>(t) {
             Ok(v) => {
                 sink.scalar(v);
                 self.after_value();
@@ -477,6 +490,34 @@ mod tests {
         assert_eq!(log, ["start Number", "scalar 42"]);
         let (r, _, _) = read("-");
         assert!(!r.is_done() && r.failure().is_none());
+    }
+
+    #[test]
+    fn ok_numbers_are_serde_json_numbers() {
+        for n in [
+            "0",
+            "-0",
+            "7",
+            "-1",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "2.5",
+            "1e2",
+            "-0.0",
+            "1E-7",
+        ] {
+            let (_, log, _) = read(&format!("[{n}]"));
+            let ours: Value = serde_json::from_str(log[2].trim_start_matches("scalar ")).expect("JSON");
+            let theirs: Value = serde_json::from_str(n).expect("JSON");
+            assert_eq!(log[2], format!("scalar {theirs}"), "{n}");
+            assert_eq!(
+                (ours.is_u64(), ours.is_i64(), ours.is_f64()),
+                (theirs.is_u64(), theirs.is_i64(), theirs.is_f64()),
+                "{n}"
+            );
+        }
     }
 
     #[test]

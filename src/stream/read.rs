@@ -59,6 +59,31 @@ pub(crate) struct Acc {
     blocks: Vec<(u64, Block)>,
 }
 
+/// `v[key]`. Events are small objects, and scanning their few members beats
+/// hashing the key (`Value::get`), which cost more than reading the answer.
+fn at<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
+    match v {
+        Value::Object(m) if m.len() <= 16 => m.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v),
+        other => other.get(key),
+    }
+}
+
+/// `[v[keys[0]], v[keys[1]], …]` in one pass over `v`'s members.
+fn fields<'v, const N: usize>(v: &'v Value, keys: [&str; N]) -> [Option<&'v Value>; N] {
+    let mut out = [None; N];
+    if let Value::Object(m) = v {
+        if m.len() > 16 {
+            return keys.map(|k| m.get(k));
+        }
+        for (k, v) in m {
+            if let Some(i) = keys.iter().position(|key| k == key) {
+                out[i] = Some(v);
+            }
+        }
+    }
+    out
+}
+
 fn s(v: &Value) -> Option<&str> {
     v.as_str()
 }
@@ -88,12 +113,11 @@ impl Acc {
 
 /// The entries of a `choices`/`candidates` array that stand for the first one
 /// (`index` 0, or no index).
-fn first_of<'v>(v: &'v Value, key: &str) -> impl Iterator<Item = &'v Value> {
-    v.get(key)
-        .and_then(Value::as_array)
+fn first(list: Option<&Value>) -> impl Iterator<Item = &Value> {
+    list.and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter(|c| c.get("index").and_then(Value::as_u64).is_none_or(|i| i == 0))
+        .filter(|c| at(c, "index").and_then(Value::as_u64).is_none_or(|i| i == 0))
 }
 
 /// Reads one event (`name`: its SSE `event:` field, if any) into `acc`, and
@@ -118,30 +142,32 @@ pub(crate) fn read<'v>(
 }
 
 fn chat<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    if let Some(e) = event.get("error").filter(|e| !e.is_null()) {
+    let [error, choices] = fields(event, ["error", "choices"]);
+    if let Some(e) = error.filter(|e| !e.is_null()) {
         return acc.set_error(e);
     }
-    for choice in first_of(event, "choices") {
+    for choice in first(choices) {
         acc.started = true;
-        let delta = choice.get("delta").or_else(|| choice.get("message"));
-        if let Some(t) = delta.and_then(|d| d.get("content")).and_then(s) {
+        let [delta, message, finish] = fields(choice, ["delta", "message", "finish_reason"]);
+        let [content, refusal] = delta.or(message).map_or([None; 2], |d| fields(d, ["content", "refusal"]));
+        if let Some(t) = content.and_then(s) {
             out(Piece::Text(t));
         }
-        if let Some(r) = delta.and_then(|d| d.get("refusal")).and_then(s) {
+        if let Some(r) = refusal.and_then(s) {
             acc.refusal.get_or_insert_with(String::new).push_str(r);
         }
-        if let Some(f) = choice.get("finish_reason").filter(|f| !f.is_null()) {
+        if let Some(f) = finish.filter(|f| !f.is_null()) {
             acc.finish = Some(f.clone());
         }
     }
 }
 
 fn responses<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    let kind = event.get("type").and_then(s).unwrap_or_default();
+    let kind = at(event, "type").and_then(s).unwrap_or_default();
     match kind {
         "response.output_text.delta" => {
             acc.started = true;
-            if let Some(t) = event.get("delta").and_then(s) {
+            if let Some(t) = at(event, "delta").and_then(s) {
                 out(Piece::Text(t));
             }
         }
@@ -149,20 +175,20 @@ fn responses<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>
             acc.started = true;
             let r = acc.refusal.get_or_insert_with(String::new);
             if kind.ends_with("delta") {
-                r.push_str(event.get("delta").and_then(s).unwrap_or_default());
+                r.push_str(at(event, "delta").and_then(s).unwrap_or_default());
             }
         }
         "error" => acc.set_error(event),
         _ if kind.starts_with("response.") => {
-            let Some(r) = event.get("response") else { return };
+            let Some(r) = at(event, "response") else { return };
             acc.started = true;
-            if let Some(e) = r.get("error").filter(|e| !e.is_null()) {
+            if let Some(e) = at(r, "error").filter(|e| !e.is_null()) {
                 acc.set_error(e);
             }
-            if let Some(st) = r.get("status") {
+            if let Some(st) = at(r, "status") {
                 acc.status = Some(st.clone());
             }
-            if let Some(d) = r.get("incomplete_details").filter(|d| !d.is_null()) {
+            if let Some(d) = at(r, "incomplete_details").filter(|d| !d.is_null()) {
                 acc.incomplete = Some(d.clone());
             }
         }
@@ -171,59 +197,63 @@ fn responses<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>
 }
 
 fn gemini<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    if let Some(e) = event.get("error").filter(|e| !e.is_null()) {
+    let [error, feedback, candidates] = fields(event, ["error", "promptFeedback", "candidates"]);
+    if let Some(e) = error.filter(|e| !e.is_null()) {
         return acc.set_error(e);
     }
-    if let Some(f) = event.get("promptFeedback") {
+    if let Some(f) = feedback {
         acc.feedback = Some(f.clone());
     }
-    for candidate in first_of(event, "candidates") {
+    for candidate in first(candidates) {
         acc.started = true;
-        let parts = candidate.get("content").and_then(|c| c.get("parts")).and_then(Value::as_array);
+        let [content, finish] = fields(candidate, ["content", "finishReason"]);
+        let parts = content.and_then(|c| at(c, "parts")).and_then(Value::as_array);
         for part in parts.into_iter().flatten() {
-            if part.get("thought") != Some(&Value::Bool(true))
-                && let Some(t) = part.get("text").and_then(s)
+            let [thought, text] = fields(part, ["thought", "text"]);
+            if thought != Some(&Value::Bool(true))
+                && let Some(t) = text.and_then(s)
             {
                 out(Piece::Text(t));
             }
         }
-        if let Some(f) = candidate.get("finishReason").filter(|f| !f.is_null()) {
+        if let Some(f) = finish.filter(|f| !f.is_null()) {
             acc.finish = Some(f.clone());
         }
     }
 }
 
 fn ollama<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    if let Some(e) = event.get("error").filter(|e| !e.is_null()) {
+    let [error, message, done] = fields(event, ["error", "message", "done_reason"]);
+    if let Some(e) = error.filter(|e| !e.is_null()) {
         return acc.set_error(e);
     }
-    if let Some(m) = event.get("message") {
+    if let Some(m) = message {
         acc.started = true;
-        if let Some(t) = m.get("content").and_then(s) {
+        if let Some(t) = at(m, "content").and_then(s) {
             out(Piece::Text(t));
         }
     }
-    if let Some(f) = event.get("done_reason").filter(|f| !f.is_null()) {
+    if let Some(f) = done.filter(|f| !f.is_null()) {
         acc.finish = Some(f.clone());
     }
 }
 
 fn cohere<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    match event.get("type").and_then(s) {
+    match at(event, "type").and_then(s) {
         Some("message-start" | "content-start") => acc.started = true,
         Some("content-delta") => {
             acc.started = true;
-            let content = event.pointer("/delta/message/content");
-            if let Some(t) = content.and_then(|c| c.get("text")).and_then(s) {
+            let content = at(event, "delta").and_then(|d| at(d, "message")).and_then(|m| at(m, "content"));
+            if let Some(t) = content.and_then(|c| at(c, "text")).and_then(s) {
                 out(Piece::Text(t));
             }
         }
         Some("message-end") => {
-            let delta = event.get("delta");
-            if let Some(e) = delta.and_then(|d| d.get("error")).filter(|e| !e.is_null()) {
+            let delta = at(event, "delta");
+            if let Some(e) = delta.and_then(|d| at(d, "error")).filter(|e| !e.is_null()) {
                 acc.set_error(e);
             }
-            if let Some(f) = delta.and_then(|d| d.get("finish_reason")).filter(|f| !f.is_null()) {
+            if let Some(f) = delta.and_then(|d| at(d, "finish_reason")).filter(|f| !f.is_null()) {
                 acc.finish = Some(f.clone());
             }
         }
@@ -232,15 +262,15 @@ fn cohere<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) 
 }
 
 fn anthropic<'v>(acc: &mut Acc, tool: Option<&str>, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    let index = event.get("index").and_then(Value::as_u64);
-    match event.get("type").and_then(s) {
+    let index = at(event, "index").and_then(Value::as_u64);
+    match at(event, "type").and_then(s) {
         Some("message_start") => acc.started = true,
         Some("content_block_start") => {
             acc.started = true;
-            let block = event.get("content_block");
-            let block = match block.and_then(|b| b.get("type")).and_then(s) {
+            let block = at(event, "content_block");
+            let block = match block.and_then(|b| at(b, "type")).and_then(s) {
                 Some("text") => Block::Text,
-                Some("tool_use") if tool.is_some() && block.and_then(|b| b.get("name")).and_then(s) == tool => {
+                Some("tool_use") if tool.is_some() && block.and_then(|b| at(b, "name")).and_then(s) == tool => {
                     Block::Tool
                 }
                 _ => Block::Other,
@@ -248,16 +278,16 @@ fn anthropic<'v>(acc: &mut Acc, tool: Option<&str>, event: &'v Value, out: &mut 
             acc.open_block(index, block);
         }
         Some("content_block_delta") => {
-            let Some(delta) = event.get("delta") else { return };
-            match (delta.get("type").and_then(s), acc.block(index)) {
+            let Some(delta) = at(event, "delta") else { return };
+            match (at(delta, "type").and_then(s), acc.block(index)) {
                 (Some("text_delta"), Some(Block::Text) | None) => {
                     acc.started = true;
-                    if let Some(t) = delta.get("text").and_then(s) {
+                    if let Some(t) = at(delta, "text").and_then(s) {
                         out(Piece::Text(t));
                     }
                 }
                 (Some("input_json_delta"), Some(Block::Tool)) => {
-                    if let Some(t) = delta.get("partial_json").and_then(s) {
+                    if let Some(t) = at(delta, "partial_json").and_then(s) {
                         out(Piece::Tool(t));
                     }
                 }
@@ -265,11 +295,11 @@ fn anthropic<'v>(acc: &mut Acc, tool: Option<&str>, event: &'v Value, out: &mut 
             }
         }
         Some("message_delta") => {
-            if let Some(r) = event.pointer("/delta/stop_reason").filter(|r| !r.is_null()) {
+            if let Some(r) = at(event, "delta").and_then(|d| at(d, "stop_reason")).filter(|r| !r.is_null()) {
                 acc.finish = Some(r.clone());
             }
         }
-        Some("error") => acc.set_error(event.get("error").unwrap_or(event)),
+        Some("error") => acc.set_error(at(event, "error").unwrap_or(event)),
         _ => {}
     }
 }
@@ -292,13 +322,13 @@ fn converse<'v>(
             None => return,
         },
     };
-    let index = payload.get("contentBlockIndex").and_then(Value::as_u64);
+    let index = at(payload, "contentBlockIndex").and_then(Value::as_u64);
     match kind {
         "messageStart" => acc.started = true,
         "contentBlockStart" => {
             acc.started = true;
-            let block = match payload.pointer("/start/toolUse") {
-                Some(t) if tool.is_some() && t.get("name").and_then(s) == tool => Block::Tool,
+            let block = match at(payload, "start").and_then(|st| at(st, "toolUse")) {
+                Some(t) if tool.is_some() && at(t, "name").and_then(s) == tool => Block::Tool,
                 Some(_) => Block::Other,
                 None => Block::Text,
             };
@@ -306,28 +336,28 @@ fn converse<'v>(
         }
         "contentBlockDelta" => {
             acc.started = true;
-            let Some(delta) = payload.get("delta") else { return };
+            let Some(delta) = at(payload, "delta") else { return };
             match acc.block(index) {
                 Some(Block::Tool) => {
-                    if let Some(t) = delta.pointer("/toolUse/input").and_then(s) {
+                    if let Some(t) = at(delta, "toolUse").and_then(|t| at(t, "input")).and_then(s) {
                         out(Piece::Tool(t));
                     }
                 }
                 Some(Block::Other) => {}
                 Some(Block::Text) | None => {
-                    if let Some(t) = delta.get("text").and_then(s) {
+                    if let Some(t) = at(delta, "text").and_then(s) {
                         out(Piece::Text(t));
                     }
                 }
             }
         }
         "messageStop" => {
-            if let Some(r) = payload.get("stopReason").filter(|r| !r.is_null()) {
+            if let Some(r) = at(payload, "stopReason").filter(|r| !r.is_null()) {
                 acc.finish = Some(r.clone());
             }
         }
         k if k.ends_with("Exception") => {
-            let message = payload.get("message").cloned().unwrap_or_else(|| Value::String(k.to_owned()));
+            let message = at(payload, "message").cloned().unwrap_or_else(|| Value::String(k.to_owned()));
             acc.set_error(&message);
         }
         _ => {}

@@ -27,6 +27,8 @@ const MAX_ALTS: usize = 32;
 const MAX_GATHERED: usize = 4096;
 /// Most shapes kept for one stream.
 const MAX_SHAPES: usize = 4096;
+/// Member shapes kept in a list before a hash map.
+const FEW_MEMBERS: usize = 16;
 
 type Conj<'e> = Vec<&'e Map<String, Value>>;
 /// Schemas that all apply (before `$ref`, `allOf` and unions are followed).
@@ -39,12 +41,17 @@ struct Shape<'e> {
     kinds: u8,
     /// The only strings allowed, when `enum`/`const` restrict them everywhere.
     strings: Option<Vec<&'e str>>,
-    /// The only member names allowed, when every alternative closes its objects.
-    keys: Option<HashSet<&'e str>>,
+    /// The only member names allowed, sorted, when every alternative closes its objects.
+    keys: Option<Vec<&'e str>>,
     /// The longest tuple part (`prefixItems`, or `items` as an array before 2020-12).
     tuple_len: usize,
-    members: HashMap<String, Option<ShapeId>>,
+    /// Members met so far: the first few scanned (that beats hashing the
+    /// name), the rest (maps) hashed.
+    members: Vec<(String, Option<ShapeId>)>,
+    more_members: HashMap<String, Option<ShapeId>>,
+    /// Elements inside the tuple part, and past it.
     elements: HashMap<usize, Option<ShapeId>>,
+    rest: Option<Option<ShapeId>>,
 }
 
 /// The shapes met so far in one stream, built as the answer reaches them.
@@ -137,13 +144,18 @@ impl<'e> Shapes<'e> {
 
     /// Whether an object here may have a member `key`.
     pub(crate) fn key_allowed(&self, s: ShapeId, key: &str) -> bool {
-        self.shapes[s as usize].keys.as_ref().is_none_or(|k| k.contains(key))
+        self.shapes[s as usize].keys.as_ref().is_none_or(|k| k.binary_search(&key).is_ok())
     }
 
     /// The shape of member `key` of an object here.
     pub(crate) fn member(&mut self, s: ShapeId, key: &str) -> Option<ShapeId> {
-        if let Some(known) = self.shapes[s as usize].members.get(key) {
-            return *known;
+        let shape = &self.shapes[s as usize];
+        let known = match shape.members.iter().find(|(k, _)| k == key) {
+            Some((_, known)) => Some(*known),
+            None => shape.more_members.get(key).copied(),
+        };
+        if let Some(known) = known {
+            return known;
         }
         let starts: Vec<Starts<'e>> = self.shapes[s as usize]
             .alts
@@ -152,7 +164,12 @@ impl<'e> Shapes<'e> {
             .map(|alt| alt.iter().filter_map(|m| member_schema(m, key)).collect())
             .collect();
         let found = self.shape_of(starts);
-        self.shapes[s as usize].members.insert(key.to_owned(), found);
+        let shape = &mut self.shapes[s as usize];
+        if shape.members.len() < FEW_MEMBERS {
+            shape.members.push((key.to_owned(), found));
+        } else {
+            shape.more_members.insert(key.to_owned(), found);
+        }
         found
     }
 
@@ -160,9 +177,11 @@ impl<'e> Shapes<'e> {
     pub(crate) fn element(&mut self, s: ShapeId, i: usize) -> Option<ShapeId> {
         let draft = self.doc.draft;
         // Elements past every tuple part share one shape.
-        let slot = i.min(self.shapes[s as usize].tuple_len);
-        if let Some(known) = self.shapes[s as usize].elements.get(&slot) {
-            return *known;
+        let shape = &self.shapes[s as usize];
+        let slot = i.min(shape.tuple_len);
+        let known = if slot == shape.tuple_len { shape.rest } else { shape.elements.get(&slot).copied() };
+        if let Some(known) = known {
+            return known;
         }
         let starts: Vec<Starts<'e>> = self.shapes[s as usize]
             .alts
@@ -171,7 +190,12 @@ impl<'e> Shapes<'e> {
             .map(|alt| alt.iter().filter_map(|m| element_schema(draft, m, slot)).collect())
             .collect();
         let found = self.shape_of(starts);
-        self.shapes[s as usize].elements.insert(slot, found);
+        let shape = &mut self.shapes[s as usize];
+        if slot == shape.tuple_len {
+            shape.rest = Some(found);
+        } else {
+            shape.elements.insert(slot, found);
+        }
         found
     }
 
@@ -335,7 +359,7 @@ fn summarise(draft: Draft, alts: Vec<Conj<'_>>) -> Shape<'_> {
     let tuple_len = alts.iter().flatten().filter_map(|m| tuple(draft, m).map(<[Value]>::len)).max().unwrap_or(0);
     let mut kinds = 0;
     let mut strings: Option<Vec<&str>> = Some(Vec::new());
-    let mut keys: Option<HashSet<&str>> = Some(HashSet::new());
+    let mut keys: Option<Vec<&str>> = Some(Vec::new());
     for alt in &alts {
         let k = alt_kinds(alt);
         kinds |= k;
@@ -346,7 +370,21 @@ fn summarise(draft: Draft, alts: Vec<Conj<'_>>) -> Shape<'_> {
             keys = join(keys, alt_keys(alt));
         }
     }
-    Shape { alts, kinds, strings, keys, tuple_len, members: HashMap::new(), elements: HashMap::new() }
+    if let Some(k) = keys.as_mut() {
+        k.sort_unstable();
+        k.dedup();
+    }
+    Shape {
+        alts,
+        kinds,
+        strings,
+        keys,
+        tuple_len,
+        members: Vec::new(),
+        more_members: HashMap::new(),
+        elements: HashMap::new(),
+        rest: None,
+    }
 }
 
 /// The schema that applies to member `key` of objects under `m`, when known

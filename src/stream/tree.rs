@@ -10,9 +10,9 @@
 use super::json::{Kind, Sink};
 use super::shape::{ShapeId, Shapes};
 use crate::reshape::{self, read as ann};
+use serde_json::map::Entry;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 /// Where a value sits in its parent, for its JSON Pointer.
 #[derive(Debug, Clone, Copy)]
@@ -79,6 +79,8 @@ struct Open<'e> {
 pub(crate) struct Tree<'e> {
     root: Option<Value>,
     frames: Vec<Frame<'e>>,
+    /// Closed frames, kept for their buffers.
+    spare: Vec<Frame<'e>>,
     aside: Option<Aside<'e>>,
     string: Option<Open<'e>>,
     /// The context of the number or literal being read.
@@ -101,6 +103,9 @@ pub(crate) struct Tree<'e> {
 }
 
 fn escape_into(out: &mut String, token: &str) {
+    if !token.contains(['~', '/']) {
+        return out.push_str(token);
+    }
     for c in token.chars() {
         match c {
             '~' => out.push_str("~0"),
@@ -108,6 +113,23 @@ fn escape_into(out: &mut String, token: &str) {
             c => out.push(c),
         }
     }
+}
+
+/// Appends `/i` (without the formatting machinery: it runs for every element).
+fn push_index(out: &mut String, i: usize) {
+    let mut digits = [0u8; 20];
+    let mut n = i;
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push('/');
+    out.extend(digits[at..].iter().map(|d| char::from(*d)));
 }
 
 /// Follows the last child `steps` times.
@@ -128,6 +150,7 @@ impl<'e> Tree<'e> {
         Tree {
             root: None,
             frames: Vec::new(),
+            spare: Vec::new(),
             aside: None,
             string: None,
             pending: None,
@@ -191,9 +214,7 @@ impl<'e> Tree<'e> {
                 out.push('/');
                 out.push_str(self.frames.last().map_or("", |f| f.token.as_str()));
             }
-            Seg::Index(i) => {
-                let _ = write!(out, "/{i}");
-            }
+            Seg::Index(i) => push_index(out, i),
         }
     }
 
@@ -278,14 +299,22 @@ impl<'e> Tree<'e> {
             Some(Value::Array(items)) => items.push(v),
             Some(Value::Object(m)) => {
                 let key = std::mem::take(&mut f.key);
-                if m.contains_key(&key) || f.dropped.contains(&key) {
-                    if self.repeated.is_none() {
-                        self.repeated = Some((self.path.clone(), key.clone()));
-                    }
-                    // Kept last, so the open value stays the last child.
-                    m.shift_remove(&key);
+                if f.dropped.contains(&key) && self.repeated.is_none() {
+                    self.repeated = Some((self.path.clone(), key.clone()));
                 }
-                m.insert(key, v);
+                match m.entry(key) {
+                    Entry::Vacant(e) => {
+                        e.insert(v);
+                    }
+                    Entry::Occupied(e) => {
+                        if self.repeated.is_none() {
+                            self.repeated = Some((self.path.clone(), e.key().clone()));
+                        }
+                        // Kept last, so the open value stays the last child.
+                        let (key, _) = e.shift_remove_entry();
+                        m.insert(key, v);
+                    }
+                }
             }
             _ => {}
         }
@@ -318,7 +347,7 @@ impl<'e> Tree<'e> {
             }
             Value::Array(items) => {
                 for (i, child) in items.iter().enumerate() {
-                    let _ = write!(at, "/{i}");
+                    push_index(at, i);
                     self.report_all(child, at);
                     at.truncate(len);
                 }
@@ -365,7 +394,7 @@ impl Sink for Tree<'_> {
                     self.path = p;
                 }
                 let envelope = object && self.frames.is_empty() && self.wrapped;
-                self.frames.push(Frame {
+                let mut f = self.spare.pop().unwrap_or_else(|| Frame {
                     object,
                     ctx: own,
                     path_len,
@@ -375,6 +404,11 @@ impl Sink for Tree<'_> {
                     dropped: Vec::new(),
                     envelope,
                 });
+                (f.object, f.ctx, f.path_len, f.next, f.envelope) = (object, own, path_len, 0, envelope);
+                f.key.clear();
+                f.token.clear();
+                f.dropped.clear();
+                self.frames.push(f);
             }
             Kind::String => {
                 let members = ctx
@@ -383,7 +417,8 @@ impl Sink for Tree<'_> {
                     .zip(self.shapes.as_ref())
                     .and_then(|(s, shapes)| shapes.strings(s))
                     .map(|m| (m.to_vec(), String::new()));
-                self.insert(Value::String(String::new()));
+                // Strings arrive in pieces: room for a few spares reallocations.
+                self.insert(Value::String(String::with_capacity(24)));
                 self.string = Some(Open { ctx, members });
                 if self.string.as_ref().is_some_and(|s| s.members.as_ref().is_some_and(|(m, _)| m.is_empty())) {
                     self.chunk("");
@@ -463,6 +498,7 @@ impl Sink for Tree<'_> {
             self.ends.push(self.completed.len());
         }
         self.path.truncate(f.path_len);
+        self.spare.push(f);
         if self.aside.as_ref().is_some_and(|a| a.depth == self.frames.len())
             && let Some(a) = self.aside.take()
         {
