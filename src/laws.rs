@@ -14,7 +14,7 @@
 //!    ([`check_stream`]).
 
 mod stream;
-pub use stream::{check_stream, is_prefix_completion};
+pub use stream::{check_stream, check_stream_input, is_prefix_completion};
 
 use crate::profile::{Envelope, profile};
 use crate::{ClaudeMechanism, Emission, GeminiDialect, Mode, Options, Provider};

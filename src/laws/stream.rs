@@ -126,3 +126,68 @@ pub fn check_stream(em: &Emission, text: &str, cuts: &[usize]) -> Result<(), Str
     }
     Ok(())
 }
+
+/// The schemas the stream fuzz target and its seed replay check against.
+fn fuzz_emissions() -> Vec<(Value, Emission)> {
+    let schemas = [
+        serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}, "n": {"type": "integer"},
+            "sky": {"enum": ["clear", "rain"]}}, "required": ["city"], "additionalProperties": false}),
+        serde_json::json!({"type": "array", "items": {"type": ["string", "null"]}}),
+        serde_json::json!({"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false},
+            {"type": "boolean"}]}),
+    ];
+    let mut out = Vec::new();
+    for schema in schemas {
+        for opts in crate::Provider::ALL.iter().map(|p| crate::Options::new(*p)).chain([
+            crate::Options::new(crate::Provider::OpenAi).with_reshape(true),
+            crate::Options::new(crate::Provider::Claude).with_reshape(true),
+        ]) {
+            if let Ok(em) = opts.compile(&schema) {
+                out.push((schema.clone(), em));
+            }
+        }
+    }
+    out
+}
+
+/// The stream fuzz target's check. The first byte chooses: even, the rest is
+/// a raw transcript (SSE or NDJSON) fed in chunks of the second byte's size,
+/// which must never panic, and an answer it gives must be valid; odd, bytes 1
+/// to 8 are cut points and the rest is an answer text, which must keep law 5
+/// ([`check_stream`]) for every provider.
+///
+/// # Errors
+///
+/// What broke.
+pub fn check_stream_input(data: &[u8]) -> Result<(), String> {
+    let Some((&mode, rest)) = data.split_first() else { return Ok(()) };
+    let emissions = fuzz_emissions();
+    if mode % 2 == 0 {
+        let Some((&size, transcript)) = rest.split_first() else { return Ok(()) };
+        for (schema, em) in &emissions {
+            let mut split = crate::EventSplitter::new();
+            let mut stream = em.stream();
+            for chunk in transcript.chunks(usize::from(size.max(1))) {
+                for e in split.feed(chunk) {
+                    let _ = stream.push_event(&e);
+                }
+            }
+            for e in split.finish() {
+                let _ = stream.push_event(&e);
+            }
+            if let Ok(answer) = stream.finish()
+                && crate::validate(schema, answer.value()).is_err()
+            {
+                return Err(format!("{}: a streamed answer is invalid: {}", em.provider(), answer.value()));
+            }
+        }
+        return Ok(());
+    }
+    let (cuts, text) = rest.split_at(rest.len().min(8));
+    let cuts: Vec<usize> = cuts.iter().map(|c| usize::from(*c)).collect();
+    let text = String::from_utf8_lossy(text);
+    for (_, em) in &emissions {
+        check_stream(em, &text, &cuts).map_err(|e| format!("{}: {e}", em.provider()))?;
+    }
+    Ok(())
+}
