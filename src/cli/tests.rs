@@ -312,7 +312,11 @@ fn ok_bench_prints_its_columns() {
     let o = cli(&["bench", "--stream", "--rounds", "1", "--provider", "ollama"], "");
     assert_eq!(o.code, 0, "{}", o.err);
     let row = o.out.lines().find(|l| l.starts_with("ollama")).unwrap_or_else(|| panic!("an ollama row: {}", o.out));
-    assert_eq!(row.split_whitespace().count(), 10, "provider, events, four times, two ratios, peak and its unit: {row}");
+    assert_eq!(
+        row.split_whitespace().count(),
+        10,
+        "provider, events, four times, two ratios, peak and its unit: {row}"
+    );
     assert!(o.out.contains("largest net ratio"), "{}", o.out);
     assert_eq!(cli(&["bench", "--rounds", "0"], "").code, 2);
     assert_eq!(cli(&["bench", "/nonexistent/schema.json"], "").code, 2);

@@ -180,7 +180,7 @@ fn config(default: u32) -> ProptestConfig {
 }
 
 proptest! {
-    #![proptest_config(config(96))]
+    #![proptest_config(config(64))]
 
     /// For every valid answer, dressed as models write it, and every way of cutting
     /// its text into events: the stream ends exactly as `decode` of the whole
