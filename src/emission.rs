@@ -137,6 +137,9 @@ pub struct Emission {
     /// The name of the tool the request forces, when the answer comes back as
     /// that tool's input (Claude's and Bedrock's tool mechanisms).
     pub(crate) tool: Option<String>,
+    /// How the source schema is read: its draft, and whether its references can
+    /// be followed inside the document (no nested `$id`).
+    pub(crate) reading: Option<(crate::vocab::Draft, bool)>,
 }
 
 impl Emission {
@@ -152,6 +155,7 @@ impl Emission {
             validator: None,
             reshape: None,
             tool: None,
+            reading: None,
         }
     }
 

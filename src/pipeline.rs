@@ -28,6 +28,7 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
         (Some(root), Some(c)) => {
             em.notes.extend(c.notes);
             em.validator = Some(c.validator);
+            em.reading = Some((c.draft, !c.nested_ids));
             Some(Doc { root, draft: c.draft, refs_resolvable: !c.nested_ids })
         }
         _ => None,

@@ -218,10 +218,12 @@ impl Emission {
     #[must_use]
     pub fn stream(&self) -> StreamDecoder<'_> {
         let envelope = crate::profile::profile(self.provider).envelope;
-        let shapes = self.source.as_ref().and_then(|source| {
-            let (draft, nested_ids) = crate::preflight::light(source, &crate::options::Options::new(self.provider))?;
-            Some(shape::Shapes::new(source, draft, !nested_ids))
-        });
+        // The source schema, read as compiling read it.
+        let shapes = self
+            .source
+            .as_ref()
+            .zip(self.reading)
+            .map(|(source, (draft, refs_resolvable))| shape::Shapes::new(source, draft, refs_resolvable));
         StreamDecoder {
             emission: self,
             envelope,
