@@ -9,6 +9,7 @@
 
 use super::json::{Kind, Sink};
 use super::shape::{ShapeId, Shapes};
+use crate::pointer::{escape_into, index_into};
 use crate::reshape::{self, read as ann};
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
@@ -102,36 +103,6 @@ pub(crate) struct Tree<'e> {
     pub(crate) violation: Option<(String, String)>,
 }
 
-fn escape_into(out: &mut String, token: &str) {
-    if !token.contains(['~', '/']) {
-        return out.push_str(token);
-    }
-    for c in token.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
-}
-
-/// Appends `/i` (without the formatting machinery: it runs for every element).
-fn push_index(out: &mut String, i: usize) {
-    let mut digits = [0u8; 20];
-    let mut n = i;
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.push('/');
-    out.extend(digits[at..].iter().map(|d| char::from(*d)));
-}
-
 /// Follows the last child `steps` times.
 fn descend(mut v: &mut Value, steps: usize) -> Option<&mut Value> {
     for _ in 0..steps {
@@ -214,7 +185,7 @@ impl<'e> Tree<'e> {
                 out.push('/');
                 out.push_str(self.frames.last().map_or("", |f| f.token.as_str()));
             }
-            Seg::Index(i) => push_index(out, i),
+            Seg::Index(i) => index_into(out, i),
         }
     }
 
@@ -347,7 +318,7 @@ impl<'e> Tree<'e> {
             }
             Value::Array(items) => {
                 for (i, child) in items.iter().enumerate() {
-                    push_index(at, i);
+                    index_into(at, i);
                     self.report_all(child, at);
                     at.truncate(len);
                 }
