@@ -19,6 +19,7 @@
 
 use crate::profile::Envelope;
 use serde_json::{Value, json};
+use std::collections::HashMap;
 
 /// A piece of the answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +57,7 @@ pub(crate) struct Acc {
     status: Option<Value>,
     incomplete: Option<Value>,
     /// Content blocks by index (Anthropic, Converse).
-    blocks: Vec<(u64, Block)>,
+    blocks: HashMap<u64, Block>,
 }
 
 /// `v[key]`. Events are small objects, and scanning their few members beats
@@ -95,13 +96,14 @@ impl Acc {
 
     fn block(&self, index: Option<u64>) -> Option<Block> {
         let index = index?;
-        self.blocks.iter().find(|(i, _)| *i == index).map(|(_, b)| *b)
+        self.blocks.get(&index).copied()
     }
 
     fn open_block(&mut self, index: Option<u64>, block: Block) {
         let block = if block == Block::Tool && self.tool { Block::Other } else { block };
         self.tool |= block == Block::Tool;
-        self.blocks.push((index.unwrap_or(u64::MAX), block));
+        // A later start for the same index is another block (the first keeps its kind).
+        self.blocks.entry(index.unwrap_or(u64::MAX)).or_insert(block);
     }
 
     fn set_error(&mut self, e: &Value) {

@@ -257,38 +257,46 @@ impl<'e> Tree<'e> {
 
     /// Puts a value into the current container (or makes it the root).
     fn insert(&mut self, v: Value) {
-        let depth = self.frames.len();
         let Some(f) = self.frames.last_mut() else {
             self.root = Some(v);
             return;
         };
-        let (base, steps) = match &mut self.aside {
-            Some(a) if depth > a.depth => (Some(&mut a.value), depth - 1 - a.depth),
-            _ => (self.root.as_mut(), depth - 1),
-        };
-        match base.and_then(|b| descend(b, steps)) {
+        let key = std::mem::take(&mut f.key);
+        let dropped = f.dropped.contains(&key);
+        let mut repeated = None;
+        match self.top() {
             Some(Value::Array(items)) => items.push(v),
-            Some(Value::Object(m)) => {
-                let key = std::mem::take(&mut f.key);
-                if f.dropped.contains(&key) && self.repeated.is_none() {
-                    self.repeated = Some((self.path.clone(), key.clone()));
+            Some(Value::Object(m)) => match m.entry(key) {
+                Entry::Vacant(e) if !dropped => {
+                    e.insert(v);
                 }
-                match m.entry(key) {
-                    Entry::Vacant(e) => {
-                        e.insert(v);
-                    }
-                    Entry::Occupied(e) => {
-                        if self.repeated.is_none() {
-                            self.repeated = Some((self.path.clone(), e.key().clone()));
-                        }
-                        // Kept last, so the open value stays the last child.
-                        let (key, _) = e.shift_remove_entry();
-                        m.insert(key, v);
-                    }
+                Entry::Vacant(e) => {
+                    repeated = Some(e.key().clone());
+                    e.insert(v);
                 }
-            }
+                Entry::Occupied(e) => {
+                    repeated = Some(e.key().clone());
+                    // Kept last, so the open value stays the last child.
+                    let (key, _) = e.shift_remove_entry();
+                    m.insert(key, v);
+                }
+            },
             _ => {}
         }
+        if let Some(name) = repeated.filter(|_| self.repeated.is_none()) {
+            self.repeated = Some((self.path.clone(), name));
+        }
+    }
+
+    /// The innermost open container (the root's, or the aside value's, last
+    /// child followed down to the top frame).
+    fn top(&mut self) -> Option<&mut Value> {
+        let depth = self.frames.len().checked_sub(1)?;
+        let (base, steps) = match &mut self.aside {
+            Some(a) if depth >= a.depth => (Some(&mut a.value), depth - a.depth),
+            _ => (self.root.as_mut(), depth),
+        };
+        base.and_then(|b| descend(b, steps))
     }
 
     /// The open string value.
@@ -434,11 +442,15 @@ impl Sink for Tree<'_> {
     fn scalar(&mut self, value: Value) {
         let Some(ctx) = self.pending.take() else { return };
         if value.is_null() && ctx.drops_null {
-            if let Some(f) = self.frames.last_mut() {
-                let key = std::mem::take(&mut f.key);
-                if f.dropped.contains(&key) && self.repeated.is_none() {
-                    self.repeated = Some((self.path.clone(), key.clone()));
+            let key = self.frames.last_mut().map(|f| std::mem::take(&mut f.key)).unwrap_or_default();
+            let inserted = self.top().and_then(|v| v.as_object()).is_some_and(|m| m.contains_key(&key));
+            let Some(f) = self.frames.last_mut() else { return };
+            // Each name once: the list stays as short as the rewritten members.
+            if f.dropped.contains(&key) || inserted {
+                if self.repeated.is_none() {
+                    self.repeated = Some((self.path.clone(), key));
                 }
+            } else {
                 f.dropped.push(key);
             }
             return;

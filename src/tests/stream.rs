@@ -409,3 +409,22 @@ fn ok_every_provider_has_a_transcript() {
         assert!(all.iter().any(|(name, ..)| name == p.name()), "{p} has a transcript fixture");
     }
 }
+
+#[test]
+fn err_repeated_names_fail_like_decode() {
+    // With reshape, a rewritten optional member that comes back `null` is never
+    // inserted: a name repeated around it is still seen.
+    let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
+        "required": ["b"], "additionalProperties": false});
+    let em = crate::Options::new(Provider::OpenAi).with_reshape(true).compile(&schema).expect("compiles");
+    for text in [
+        r#"{"a":1,"b":"x","a":null}"#,
+        r#"{"a":null,"b":"x","a":1}"#,
+        r#"{"a":null,"a":null,"b":"x"}"#,
+        r#"{"b":"x","b":"y","a":null}"#,
+    ] {
+        every_cut(&em, text);
+        let (_, got) = run(&em, &em.events_of(&[text]));
+        assert_eq!(got.map_err(|e| e.kind()), Err("not_json"), "{text}");
+    }
+}
