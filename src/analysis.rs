@@ -1,15 +1,13 @@
 //! Provider-neutral facts about a schema, proved conservatively.
 
-use crate::vocab::Draft;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
-/// Context for analyses that follow `$ref`s.
+/// A working-form document (see `front`): 2020-12 vocabulary, every `$ref` a
+/// `#/…` pointer into `root`.
+#[derive(Clone, Copy)]
 pub(crate) struct Doc<'a> {
     pub(crate) root: &'a Value,
-    pub(crate) draft: Draft,
-    /// References are only followed when no sub-schema has its own `$id`.
-    pub(crate) refs_resolvable: bool,
 }
 
 /// `true` only when every value `schema` accepts is a JSON object (vacuously true
@@ -35,7 +33,6 @@ fn only_objects(doc: &Doc<'_>, schema: &Value, depth: usize, refs: &mut Refs) ->
         Value::Object(m) => m,
         _ => return false,
     };
-    let _ = doc.draft;
     if let Some(t) = map.get("type") {
         match t {
             Value::String(s) if s == "object" => return true,
@@ -74,8 +71,7 @@ fn only_objects(doc: &Doc<'_>, schema: &Value, depth: usize, refs: &mut Refs) ->
     {
         return true;
     }
-    if doc.refs_resolvable
-        && let Some(Value::String(r)) = map.get("$ref")
+    if let Some(Value::String(r)) = map.get("$ref")
         && let Some((target, at)) = crate::pointer::resolve_fragment(doc.root, r)
     {
         if let Some(known) = refs.known.get(&at) {
@@ -98,7 +94,7 @@ mod tests {
     use serde_json::json;
 
     fn check(schema: &Value) -> bool {
-        let doc = Doc { root: schema, draft: Draft::Draft202012, refs_resolvable: true };
+        let doc = Doc { root: schema };
         accepts_only_objects(&doc, schema)
     }
 

@@ -137,9 +137,19 @@ pub struct Emission {
     /// The name of the tool the request forces, when the answer comes back as
     /// that tool's input (Claude's and Bedrock's tool mechanisms).
     pub(crate) tool: Option<String>,
-    /// How the source schema is read: its draft, and whether its references can
-    /// be followed inside the document (no nested `$id`).
-    pub(crate) reading: Option<(crate::vocab::Draft, bool)>,
+    /// The front end's working form of `source`, when it is not `source` itself
+    /// (another draft, identifiers, supplied documents).
+    pub(crate) work: Option<Value>,
+    /// The projection's readings, from the options.
+    pub(crate) readings: crate::closure::Readings,
+    /// Whether formats are asserted (for the projection's branch validators).
+    pub(crate) assert_formats: bool,
+    /// Validators of the working form's sub-schemas, built at the first
+    /// [`project`](Emission::project) that meets a union (shared by clones).
+    pub(crate) branches: std::sync::Arc<std::sync::OnceLock<Option<jsonschema::ValidatorMap>>>,
+    /// Validators of the sent schema's sub-schemas (reshaped emissions): how
+    /// `decode` tells which union branch an answer took.
+    pub(crate) sent_branches: std::sync::Arc<std::sync::OnceLock<Option<jsonschema::ValidatorMap>>>,
 }
 
 impl Emission {
@@ -155,7 +165,11 @@ impl Emission {
             validator: None,
             reshape: None,
             tool: None,
-            reading: None,
+            work: None,
+            readings: crate::closure::Readings::ALL,
+            assert_formats: true,
+            branches: std::sync::Arc::default(),
+            sent_branches: std::sync::Arc::default(),
         }
     }
 
@@ -199,7 +213,30 @@ impl Emission {
     pub fn decode(&self, response_body: &Value) -> Result<crate::Answer, crate::DecodeError> {
         let envelope = crate::profile::profile(self.provider).envelope;
         let validator = self.local_validator().map_err(|e| crate::DecodeError::Schema(e.clone()))?;
-        crate::decode::decode(envelope, self.tool.as_deref(), validator, self.reshape.as_ref(), response_body)
+        let accepts = |at: &str, y: &Value| self.sent_accepts(at, y);
+        let reshape = self.reshape.as_ref().map(|ann| (ann, &accepts as crate::reshape::Accepts<'_>));
+        crate::decode::decode(envelope, self.tool.as_deref(), validator, reshape, response_body)
+    }
+
+    /// Whether the sent schema's union branch at `at` (a pointer into the
+    /// annotated schema) accepts `y`: validators of the sent schema's
+    /// sub-schemas, built at the first union a reshaped answer meets.
+    pub(crate) fn sent_accepts(&self, at: &str, y: &Value) -> bool {
+        let Some(ann) = &self.reshape else { return false };
+        let map =
+            self.sent_branches.get_or_init(|| crate::preflight::branch_validators(&crate::lower::strip(ann), true));
+        map.as_ref().and_then(|m| m.get(&format!("#{at}"))).is_some_and(|v| v.is_valid(y))
+    }
+
+    /// What the provider sends for the answer `x`: projected, then reshaped.
+    /// `None` when the reshape has no form for it.
+    #[cfg(any(test, feature = "laws"))]
+    pub(crate) fn sent_for(&self, x: &Value) -> Option<Value> {
+        let projected = self.project(x);
+        match &self.reshape {
+            Some(ann) => crate::reshape::forward(&projected, ann, &|at: &str, y: &Value| self.sent_accepts(at, y)),
+            None => Some(projected),
+        }
     }
 
     /// A minimal successful response body of this provider's shape that carries
@@ -220,7 +257,8 @@ impl Emission {
     #[must_use]
     pub fn response_for(&self, answer: &Value) -> Value {
         let envelope = crate::profile::profile(self.provider).envelope;
-        let sent = self.reshape.as_ref().and_then(|ann| crate::reshape::forward(answer, ann));
+        let accepts = |at: &str, y: &Value| self.sent_accepts(at, y);
+        let sent = self.reshape.as_ref().and_then(|ann| crate::reshape::forward(answer, ann, &accepts));
         crate::decode::response_body(envelope, self.tool.as_deref(), sent.as_ref().unwrap_or(answer))
     }
 
@@ -300,6 +338,31 @@ impl Emission {
     #[must_use]
     pub fn native_schema(&self) -> Option<Value> {
         crate::native::native_schema(self)
+    }
+
+    /// The closed-world projection `π(value)` (contract §3) of this emission:
+    /// what the provider may return for `value`, before any reversible rewrite.
+    /// Reads the schema as this emission read it (its draft, supplied documents
+    /// and options): undeclared keys of closable objects dropped, unions closed
+    /// by the first branch the value satisfies, absent properties with a
+    /// provably valid `default` filled in. Without a schema, `value` unchanged.
+    /// The first call that meets a union builds validators of the schema's
+    /// branches, kept for the next calls.
+    ///
+    /// ```
+    /// let schema = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}}});
+    /// let emission = schemacast::emit(&schema, schemacast::Provider::Gemini)?;
+    /// assert_eq!(emission.project(&serde_json::json!({"a": 1, "b": 2})), serde_json::json!({"a": 1}));
+    /// # Ok::<(), schemacast::Error>(())
+    /// ```
+    #[must_use]
+    pub fn project(&self, value: &Value) -> Value {
+        let Some(root) = self.work.as_ref().or(self.source.as_ref()) else { return value.clone() };
+        let accepts = |at: &str, v: &Value| {
+            let map = self.branches.get_or_init(|| crate::preflight::branch_validators(root, self.assert_formats));
+            map.as_ref().and_then(|m| m.get(&format!("#{at}"))).is_some_and(|val| val.is_valid(v))
+        };
+        crate::closure::project_value(&crate::analysis::Doc { root }, value, self.readings, &accepts)
     }
 
     /// The caller's schema this emission was compiled from, if any.

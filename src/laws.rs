@@ -3,7 +3,7 @@
 //!
 //! 1. never panics, and is deterministic (byte-identical twice);
 //! 2. soundness: every instance the source accepts, projected, is accepted by
-//!    [`Emission::native_schema`];
+//!    [`Emission::native_schema`], and the projection keeps it valid;
 //! 3. acceptance: the body passes an independent checker of the provider's
 //!    documented rules (fields, keywords, required/additionalProperties, limits,
 //!    name patterns);
@@ -12,6 +12,7 @@
 //!    of the whole response, partial values are prefix-completions of the final
 //!    one, and an early error is never followed by a valid answer
 //!    ([`check_stream`]).
+//! 6. exactness: an emission that claims `exact` admits no answer the source rejects.
 
 mod stream;
 pub use stream::{check_stream, check_stream_input, is_prefix_completion};
@@ -45,6 +46,9 @@ pub fn option_sets() -> Vec<Options> {
     out.push(Options::new(Provider::Cerebras).with_reshape(true));
     out.push(Options::new(Provider::Claude).with_claude_mechanism(ClaudeMechanism::OutputFormat).with_reshape(true));
     out.push(Options::new(Provider::Bedrock).with_reshape(true));
+    out.push(Options::new(Provider::Gemini).with_reshape(true));
+    out.push(Options::new(Provider::OpenAi).with_reshape(true).with_union_closing(false));
+    out.push(Options::new(Provider::OpenAi).with_default_filling(false));
     out
 }
 
@@ -53,8 +57,7 @@ pub fn option_sets() -> Vec<Options> {
 pub struct Admits {
     native: Option<jsonschema::Validator>,
     constrained: bool,
-    source: Option<Value>,
-    reshape: Option<Value>,
+    emission: Emission,
 }
 
 impl Admits {
@@ -70,12 +73,7 @@ impl Admits {
                 .build(n)
                 .ok()
         });
-        Admits {
-            native: validator,
-            constrained: native.is_some(),
-            source: em.source_schema().cloned(),
-            reshape: em.reshape.clone(),
-        }
+        Admits { native: validator, constrained: native.is_some(), emission: em.clone() }
     }
 
     /// Law 2 for one instance: the provider can return `project(x)`.
@@ -85,27 +83,51 @@ impl Admits {
             return true;
         }
         let Some(v) = &self.native else { return false };
-        let projected = match &self.source {
-            Some(s) => crate::project(s, x),
-            None => x.clone(),
-        };
-        match &self.reshape {
-            Some(ann) => crate::reshape::forward(&projected, ann).is_some_and(|y| v.is_valid(&y)),
-            None => v.is_valid(&projected),
+        self.answer_for(x).is_some_and(|y| v.is_valid(&y))
+    }
+
+    /// Law 5, exactness: when the emission claims `exact`, every answer `y` the
+    /// native constraint admits decodes to a value the source accepts (the
+    /// native schema is no wider than the source, within the projection). `Err`
+    /// names the answer that breaks the claim.
+    ///
+    /// # Errors
+    ///
+    /// The admitted answer the source rejects.
+    pub fn exact_holds(&self, validator: &jsonschema::Validator, y: &Value) -> Result<(), String> {
+        if self.emission.enforcement() != crate::Enforcement::Exact {
+            return Ok(());
         }
+        let Some(v) = &self.native else { return Ok(()) };
+        if !v.is_valid(y) {
+            return Ok(());
+        }
+        let decoded = match &self.emission.reshape {
+            Some(ann) => {
+                let accepts = |at: &str, z: &Value| self.emission.sent_accepts(at, z);
+                crate::reshape::inverse(y.clone(), ann, &accepts).map_err(|e| format!("{y} admitted but {e}"))?
+            }
+            None => y.clone(),
+        };
+        if validator.is_valid(&decoded) {
+            Ok(())
+        } else {
+            Err(format!("`exact` claimed, but the native constraint admits {y}, which the source rejects"))
+        }
+    }
+
+    /// Law 2b: the projection keeps a valid instance valid (it only applies
+    /// the readings that do), so the answer the provider sends for it passes
+    /// the caller's validation.
+    #[must_use]
+    pub fn projection_valid(&self, validator: &jsonschema::Validator, x: &Value) -> bool {
+        validator.is_valid(&self.emission.project(x))
     }
 
     /// What the provider sends for the answer `x`: projected, then reshaped.
     #[must_use]
     pub fn answer_for(&self, x: &Value) -> Option<Value> {
-        let projected = match &self.source {
-            Some(s) => crate::project(s, x),
-            None => x.clone(),
-        };
-        match &self.reshape {
-            Some(ann) => crate::reshape::forward(&projected, ann),
-            None => Some(projected),
-        }
+        self.emission.sent_for(x)
     }
 }
 
@@ -157,9 +179,15 @@ pub fn check(schema: &Value, instances: &[Value]) -> Result<(), String> {
             em.local_validator().map_err(|e| format!("deferred validator build failed for {opts:?}: {e}"))?;
         if let Some(v) = validator {
             let check = Admits::new(&em);
+            for y in instances {
+                check.exact_holds(v, y).map_err(|e| format!("{e}: {opts:?}\nbody = {}", em.body()))?;
+            }
             for x in instances.iter().filter(|x| v.is_valid(x)) {
                 if !check.admits(x) {
                     return Err(format!("narrowing for {opts:?}: instance {x}\nbody = {}", em.body()));
+                }
+                if !check.projection_valid(v, x) {
+                    return Err(format!("projection breaks validity for {opts:?}: {x} -> {}", em.project(x)));
                 }
             }
         }
@@ -179,6 +207,9 @@ fn name_ok(name: &str, max: usize) -> bool {
 /// The first rule broken.
 pub fn acceptance(em: &Emission) -> Result<(), String> {
     let body = em.body().as_object().ok_or("the body is not an object")?;
+    if em.body().to_string().contains("\"$schemacast:") {
+        return Err("an internal `$schemacast:` marker reached the body".into());
+    }
     if body.is_empty() {
         return Ok(());
     }
@@ -250,7 +281,8 @@ fn json_schema_field(provider: Provider, js: &Value, strict_flag: bool) -> Resul
     match provider {
         Provider::Xai => xai_schema(schema, ""),
         Provider::Fireworks => fireworks_schema(schema, ""),
-        Provider::Vllm | Provider::LlamaCpp => llama_cpp_schema(schema, ""),
+        Provider::Vllm => vllm_schema(schema, ""),
+        Provider::LlamaCpp => llama_cpp_schema(schema, ""),
         Provider::Cerebras => {
             strict_schema(schema)?;
             cerebras_schema(schema)
@@ -724,10 +756,56 @@ fn json_schema_subset(v: &Value, allowed: &[&str], at: &str) -> Result<(), Strin
     Ok(())
 }
 
+/// vLLM (xgrammar 0.2.9 as vLLM calls it, llguidance 1.9.1 as its fallback):
+/// what its pre-check or compilers reject (`.ci/engines/` runs the engines).
+fn vllm_schema(v: &Value, at: &str) -> Result<(), String> {
+    let Value::Object(m) = v else { return Err(format!("{at}: boolean schema")) };
+    for k in ["multipleOf", "uniqueItems", "contains", "not", "if", "dependentRequired", "propertyNames", "$ref"] {
+        if m.contains_key(k) {
+            return Err(format!("{at}: `{k}` (vLLM's xgrammar pre-check rejects it)"));
+        }
+    }
+    let may_be_array =
+        m.get("type").is_some_and(|t| t == "array" || t.as_array().is_some_and(|a| a.contains(&json!("array"))));
+    if may_be_array && m.contains_key("minItems") && !m.contains_key("items") && !m.contains_key("prefixItems") {
+        return Err(format!("{at}: minItems without items (xgrammar: no additional items allowed)"));
+    }
+    let integer = m.get("type") == Some(&json!("integer"));
+    for k in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+        if let Some(n) = m.get(k).and_then(Value::as_f64) {
+            if integer && (n.fract() != 0.0 || n.abs() >= 9.2e18) {
+                return Err(format!("{at}: integer bound {n} (xgrammar: whole, within int64)"));
+            }
+            if n.abs() >= 1e19 {
+                return Err(format!("{at}: bound {n} (llguidance: no float range)"));
+            }
+        }
+    }
+    walk_children(m, at, &vllm_schema)
+}
+
 /// llama.cpp's converter: patterns written `^…$` without shorthand classes or
 /// `(?`, and no node that it would read as "any object" by accident.
 fn llama_cpp_schema(v: &Value, at: &str) -> Result<(), String> {
     let Value::Object(m) = v else { return Err(format!("{at}: boolean schema")) };
+    if let Some(Value::Object(p)) = m.get("properties") {
+        if let Some(name) = p.keys().find(|k| *k == "$ref" || *k == "$defs") {
+            return Err(format!("{at}: a property named `{name}` (Ollama's converter misreads it)"));
+        }
+        let required: Vec<&Value> =
+            m.get("required").and_then(Value::as_array).map(|r| r.iter().collect()).unwrap_or_default();
+        let optional = p.keys().filter(|k| !required.iter().any(|r| r.as_str() == Some(k.as_str()))).count();
+        if optional > 128 {
+            return Err(format!("{at}: {optional} optional properties (the grammar takes minutes to build)"));
+        }
+    }
+    if let Some(p) = m.get("pattern").and_then(Value::as_str)
+        && p.chars().any(|c| c as u32 > 0xFFFF)
+    {
+        return Err(format!(
+            "{at}: pattern with a character beyond U+FFFF (the converter writes a grammar it cannot parse)"
+        ));
+    }
     if m.keys().all(|k| k == "title" || k == "description") {
         return Err(format!("{at}: an empty schema reads as any object"));
     }

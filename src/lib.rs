@@ -41,7 +41,9 @@ mod decode;
 mod dialect;
 mod emission;
 mod error;
+mod front;
 mod info;
+mod literal;
 mod lower;
 
 #[cfg(any(test, feature = "laws"))]
@@ -74,6 +76,7 @@ pub use info::ProviderInfo;
 pub use options::{ClaudeMechanism, GeminiDialect, Mode, Options, Provider};
 pub use prompt::{instruction, repair};
 pub use stream::{EarlyError, EventSplitter, Partial, StreamDecoder, StreamEvent};
+pub use vocab::Draft;
 
 use serde_json::Value;
 
@@ -137,19 +140,24 @@ pub fn compile_without_schema(provider: Provider, mode: Mode) -> Result<Emission
     Options::new(provider).with_mode(mode).compile_without_schema()
 }
 
-/// The closed-world projection `π(value)` of contract §3: drops from `value`
-/// every key that a closable object of `schema` does not declare, recursively.
+/// The closed-world projection `π(value)` of contract §3, with default
+/// options: drops from `value` every key that a closable object of `schema`
+/// does not declare, closing unions by the first branch the value satisfies,
+/// and fills in absent properties whose `default` provably keeps it valid,
+/// recursively.
 ///
-/// This is what schemas that close objects (Gemini's `responseSchema`, strict
-/// modes) may do to an answer without narrowing: every instance `x` the schema
-/// accepts is still accepted after projection, and the provider can produce
+/// This is what dialects that close objects (Gemini's `responseSchema`, strict
+/// modes) may return for an answer without narrowing: every instance `x` the
+/// schema accepts stays valid after projection, and the provider can produce
 /// `project(schema, x)`. An object is closable when it declares at least one
 /// property, every `required` name is declared, and nothing else it (or any
 /// schema applying at the same spot) says concerns other keys. `project` does
-/// not validate the schema (use [`compile`] or [`validate`] for that): it only
-/// reads the draft and the references, so it is cheap enough to call on every
-/// answer. A document that is not a schema (not an object or a boolean, or over
-/// the default size limits) is treated as saying nothing.
+/// not validate the schema (use [`compile`] or [`validate`] for that); it reads
+/// the draft and resolves references, and builds validators of the union
+/// branches only when it meets a union. [`Emission::project`] reads the schema
+/// as an emission did (its options, documents and default draft) and keeps
+/// those validators. A document that is not a schema (not an object or a
+/// boolean, or over the default size limits) is treated as saying nothing.
 ///
 /// # Example
 ///
@@ -162,11 +170,16 @@ pub fn compile_without_schema(provider: Provider, mode: Mode) -> Result<Emission
 /// ```
 #[must_use]
 pub fn project(schema: &Value, value: &Value) -> Value {
-    let Some((draft, nested_ids)) = preflight::light(schema, &Options::new(Provider::OpenAi)) else {
+    let opts = Options::new(Provider::OpenAi);
+    let Some(work) = preflight::light(schema, &opts) else {
         return value.clone();
     };
-    let doc = analysis::Doc { root: schema, draft, refs_resolvable: !nested_ids };
-    closure::project_value(&doc, value)
+    let branches = std::sync::OnceLock::new();
+    let accepts = |at: &str, v: &Value| {
+        let map = branches.get_or_init(|| preflight::branch_validators(&work.root, true));
+        map.as_ref().and_then(|m| m.get(&format!("#{at}"))).is_some_and(|val| val.is_valid(v))
+    };
+    closure::project_value(&analysis::Doc { root: &work.root }, value, closure::Readings::ALL, &accepts)
 }
 
 /// Validates `value` against `schema` with the local validator, for callers that

@@ -248,10 +248,15 @@ impl FromStr for ClaudeMechanism {
 /// | deny unknown keywords | `false` (unknown keywords are annotations, with a note) |
 /// | format assertion | `true` (`format` is checked locally, so it may be sent natively) |
 /// | closed world | `true` (closable objects may be closed: contract §3) |
+/// | union closing | `true` (unions close by branch; disjoint `oneOf` is `anyOf` exactly) |
+/// | default filling | `true` (absent properties with a provably valid default read as that default) |
 /// | Gemini dialect | [`GeminiDialect::ResponseSchema`] |
 /// | Claude JSON tool | `false` ([`Mode::Json`] sends nothing to Claude) |
 /// | Claude mechanism | the provider's own: [`ClaudeMechanism::Tool`] for Claude, [`ClaudeMechanism::OutputFormat`] for Bedrock |
 /// | reshape | `false` (no reversible rewrites) |
+/// | default draft | [`Draft::Draft202012`](crate::Draft::Draft202012), for schemas without `$schema` |
+/// | resources | none (references to other documents are errors: nothing is fetched) |
+/// | base URI | the root's `$id`, else `json-schema:///` |
 /// | max depth | 64 levels of JSON nesting in the schema document |
 /// | max nodes | 100,000 JSON values in the schema document |
 /// | max enum | 4,096 members in one `enum` |
@@ -274,10 +279,16 @@ pub struct Options {
     pub(crate) deny_unknown_keywords: bool,
     pub(crate) assert_formats: bool,
     pub(crate) closed_world: bool,
+    pub(crate) union_closing: bool,
+    pub(crate) default_filling: bool,
     pub(crate) gemini_dialect: GeminiDialect,
     pub(crate) claude_json_tool: bool,
     pub(crate) claude_mechanism: Option<ClaudeMechanism>,
     pub(crate) reshape: bool,
+    pub(crate) default_draft: crate::Draft,
+    /// Documents that references may name, keyed by URI (never fetched).
+    pub(crate) resources: std::sync::Arc<Vec<(String, serde_json::Value)>>,
+    pub(crate) base_uri: Option<String>,
     pub(crate) max_depth: usize,
     pub(crate) max_nodes: usize,
     pub(crate) max_enum: usize,
@@ -294,10 +305,15 @@ impl Options {
             deny_unknown_keywords: false,
             assert_formats: true,
             closed_world: true,
+            union_closing: true,
+            default_filling: true,
             gemini_dialect: GeminiDialect::ResponseSchema,
             claude_json_tool: false,
             claude_mechanism: None,
             reshape: false,
+            default_draft: crate::Draft::Draft202012,
+            resources: std::sync::Arc::new(Vec::new()),
+            base_uri: None,
             max_depth: 64,
             max_nodes: 100_000,
             max_enum: 4096,
@@ -348,6 +364,36 @@ impl Options {
         self
     }
 
+    /// Whether unions close by branch (contract §3, default `true`): in an
+    /// `anyOf`, or a `oneOf` whose branches are provably disjoint, only the first
+    /// branch a value satisfies declares keys, so a tagged union of open objects
+    /// closes branch by branch, and such a `oneOf` is sent as `anyOf` exactly.
+    /// With `false`, every branch's keys count at the location.
+    #[must_use]
+    pub fn with_union_closing(mut self, yes: bool) -> Self {
+        self.union_closing = yes;
+        self
+    }
+
+    /// Whether defaults fill in (contract §3, default `true`): a property whose
+    /// `default` provably keeps the value valid reads, when absent, as present
+    /// with that default, so strict dialects may send it required (Pydantic's
+    /// `x: int | None = None`). With `false`, defaults are annotations only.
+    #[must_use]
+    pub fn with_default_filling(mut self, yes: bool) -> Self {
+        self.default_filling = yes;
+        self
+    }
+
+    /// The projection's readings these options allow.
+    pub(crate) fn readings(&self) -> crate::closure::Readings {
+        crate::closure::Readings {
+            close: self.closed_world,
+            by_branch: self.closed_world && self.union_closing,
+            fill: self.default_filling,
+        }
+    }
+
     /// Which Gemini field carries the schema (default `responseSchema`).
     #[must_use]
     pub fn with_gemini_dialect(mut self, dialect: GeminiDialect) -> Self {
@@ -385,6 +431,37 @@ impl Options {
     #[must_use]
     pub fn with_reshape(mut self, yes: bool) -> Self {
         self.reshape = yes;
+        self
+    }
+
+    /// The draft a schema without `$schema` is read with (default
+    /// [`Draft::Draft202012`](crate::Draft::Draft202012)). A `$schema` naming a
+    /// draft always wins.
+    #[must_use]
+    pub fn with_default_draft(mut self, draft: crate::Draft) -> Self {
+        self.default_draft = draft;
+        self
+    }
+
+    /// Supplies a document that references may name (`"$ref": "defs.json#/…"`),
+    /// kept in memory under `uri`; repeatable. Nothing is ever fetched: a
+    /// reference to a document that was not supplied is an
+    /// [`ErrorKind::Unsupported`] error naming it. A relative `uri` is read
+    /// against `json-schema:///`, the base of a root without `$id` or
+    /// [`with_base_uri`](Options::with_base_uri). The same documents are given to
+    /// the local validator, and the emitted schema carries what it needs of
+    /// them, so the provider never sees a URI it would have to fetch.
+    #[must_use]
+    pub fn with_resource(mut self, uri: impl Into<String>, document: serde_json::Value) -> Self {
+        std::sync::Arc::make_mut(&mut self.resources).push((uri.into(), document));
+        self
+    }
+
+    /// The base URI of the root document, against which its relative references
+    /// resolve (default: its `$id`, else `json-schema:///`).
+    #[must_use]
+    pub fn with_base_uri(mut self, uri: impl Into<String>) -> Self {
+        self.base_uri = Some(uri.into());
         self
     }
 

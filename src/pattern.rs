@@ -134,6 +134,70 @@ fn has_unsafe_escape(body: &str) -> bool {
     false
 }
 
+/// `true` when no string the pattern matches holds a character that JSON text
+/// must escape (`"`, `\`, a control character) or one beyond U+FFFF.
+///
+/// Grammar engines (llama.cpp's converter, xgrammar) match a pattern against
+/// the characters between the quotes as generated, escapes included: a valid
+/// string holding `"` is written `\"` in JSON, which such a pattern can never
+/// produce. So these engines may only be sent patterns whose language avoids
+/// those characters. Conservative: anything not read here (`.`, negated classes,
+/// `\s`, control escapes, non-BMP characters) makes it `false`.
+pub(crate) fn json_text_safe(pattern: &str) -> bool {
+    let unsafe_char = |c: char| c == '"' || c == '\\' || (c as u32) < 0x20 || c == '\u{7f}' || (c as u32) > 0xFFFF;
+    let mut chars = pattern.chars().peekable();
+    let mut in_class = false;
+    let mut prev: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(e) = chars.next() else { return false };
+                let literal = match e {
+                    'd' | 'w' => None,
+                    e if "/.^$|?*+()[]{}-".contains(e) => Some(e),
+                    _ => return false,
+                };
+                prev = literal;
+                continue;
+            }
+            '[' if !in_class => {
+                if chars.peek() == Some(&'^') {
+                    return false;
+                }
+                in_class = true;
+                prev = None;
+                continue;
+            }
+            ']' if in_class => in_class = false,
+            '-' if in_class && prev.is_some() && chars.peek().is_some_and(|n| *n != ']') => {
+                let lo = prev.unwrap_or('\0');
+                let Some(hi) = chars.next() else { return false };
+                let hi = if hi == '\\' {
+                    match chars.next() {
+                        Some(e) if "/.^$|?*+()[]{}-".contains(e) => e,
+                        _ => return false,
+                    }
+                } else {
+                    hi
+                };
+                if ["\"", "\\", "\u{7f}"].iter().any(|x| x.chars().all(|x| (lo..=hi).contains(&x)))
+                    || lo < ' '
+                    || unsafe_char(hi)
+                {
+                    return false;
+                }
+                prev = None;
+                continue;
+            }
+            '.' if !in_class => return false,
+            c if unsafe_char(c) => return false,
+            _ => {}
+        }
+        prev = Some(c);
+    }
+    !in_class
+}
+
 /// Largest repetition count a grammar converter is trusted with.
 const MAX_REPEAT: u32 = 1000;
 
@@ -257,6 +321,31 @@ mod grammar_tests {
         assert_eq!(for_grammar("^ab").as_deref(), Some("^(ab)(.|[\\n\\r])*$"));
         assert_eq!(for_grammar("cat|dog").as_deref(), Some("^(.|[\\n\\r])*(cat|dog)(.|[\\n\\r])*$"));
         assert_eq!(for_grammar("^[^a-z]$").as_deref(), Some("^[^a-z]$"));
+    }
+
+    #[test]
+    fn ok_json_text_safe() {
+        for p in ["^[a-z]+$", "^[0-9]{3}-[0-9]{4}$", r"^\d+\.\d+$", "^[A-Za-z_][A-Za-z0-9_]*$", "^é+$", r"^\w+@\w+$"] {
+            assert!(super::json_text_safe(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn err_json_text_unsafe() {
+        for p in [
+            "^a.b$",
+            "^[^a]$",
+            r"^\s+$",
+            r"^\t$",
+            "^[ -~]+$",
+            "^[!-#]$",
+            "^\"$",
+            r"^a\\b$",
+            "^(.|[\n\r])*(x)(.|[\n\r])*$",
+            "^\u{1F432}$",
+        ] {
+            assert!(!super::json_text_safe(p), "{p}");
+        }
     }
 
     #[test]

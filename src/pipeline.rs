@@ -1,4 +1,6 @@
-//! The one place that orders the passes: options → preflight → dialect.
+//! The one place that orders the passes: options → preflight (checks, then
+//! the front end's working form) → dialect (lowering, request shape) →
+//! notes written back into source pointers.
 //!
 //! Architecture invariant: nothing here or below does I/O, reads the
 //! environment or the clock, or keeps global state. The input is borrowed and
@@ -12,11 +14,14 @@ use crate::options::{Mode, Options};
 use crate::preflight;
 use crate::profile::{self, Dialect};
 use serde_json::Value;
+use std::borrow::Cow;
 
 pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission, Error> {
     opts.validate()?;
     let profile = profile::profile(opts.provider);
     let mut em = Emission::new(opts.provider, opts.mode, schema);
+    em.readings = opts.readings();
+    em.assert_formats = opts.assert_formats;
     let checked = match schema {
         Some(s) => Some(preflight::check(s, opts)?),
         None if opts.mode == Mode::Schema => {
@@ -24,15 +29,15 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
         }
         None => None,
     };
-    let doc = match (schema, checked) {
-        (Some(root), Some(c)) => {
-            em.notes.extend(c.notes);
-            em.validator = Some(c.validator);
-            em.reading = Some((c.draft, !c.nested_ids));
-            Some(Doc { root, draft: c.draft, refs_resolvable: !c.nested_ids })
-        }
-        _ => None,
-    };
+    // Notes from here on point into the working form; they are written back
+    // into source pointers below.
+    let work = checked.map(|c| {
+        em.notes.extend(c.notes);
+        em.validator = Some(c.validator);
+        c.work
+    });
+    let first_working_note = em.notes.len();
+    let doc = work.as_ref().map(|w| Doc { root: &w.root });
     match opts.mode {
         Mode::Text => {
             em.enforcement = Enforcement::None;
@@ -53,6 +58,12 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
                 Dialect::Grammar => dialect::grammar::schema(&mut em, profile, doc, opts),
                 Dialect::Claude => dialect::claude::schema(&mut em, profile, doc, opts),
             }
+        }
+    }
+    if let Some(w) = work {
+        w.translate(&mut em.notes[first_working_note..]);
+        if let Cow::Owned(root) = w.root {
+            em.work = Some(root);
         }
     }
     if matches!(em.enforcement, Enforcement::Exact | Enforcement::Widened | Enforcement::Json) {

@@ -89,62 +89,50 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// Resolves a fragment-only `$ref` (`#`, `#/a/b`) against `root`.
-///
-/// Returns the target and its normalised pointer. `#name` anchors are looked up
-/// among `$anchor` keywords. `None` when the reference does not resolve.
+/// Resolves a JSON-Pointer `$ref` of the working form (`#`, `#/a/b`, percent-encoded)
+/// against `root`. Returns the target and its normalised pointer; `None` when
+/// the reference is not such a pointer or does not resolve. (Anchors and URIs
+/// are resolved by the front end, which leaves only pointers.)
 pub(crate) fn resolve_fragment<'a>(root: &'a Value, reference: &str) -> Option<(&'a Value, String)> {
     let fragment = reference.strip_prefix('#')?;
     let fragment = percent_decode(fragment)?;
     if fragment.is_empty() {
         return Some((root, String::new()));
     }
-    if let Some(path) = fragment.strip_prefix('/') {
-        let mut node = root;
-        let mut pointer = String::new();
-        for raw in path.split('/') {
-            let token = unescape(raw)?;
-            node = match node {
-                Value::Object(map) => map.get(&token)?,
-                Value::Array(items) => {
-                    if token.len() > 1 && token.starts_with('0') {
-                        return None;
-                    }
-                    items.get(token.parse::<usize>().ok()?)?
+    let path = fragment.strip_prefix('/')?;
+    let mut node = root;
+    let mut pointer = String::new();
+    for raw in path.split('/') {
+        let token = unescape(raw)?;
+        node = match node {
+            Value::Object(map) => map.get(&token)?,
+            Value::Array(items) => {
+                if token.len() > 1 && token.starts_with('0') {
+                    return None;
                 }
-                _ => return None,
-            };
-            pointer = push(&pointer, &token);
-        }
-        return Some((node, pointer));
+                items.get(token.parse::<usize>().ok()?)?
+            }
+            _ => return None,
+        };
+        pointer = push(&pointer, &token);
     }
-    find_anchor(root, &fragment, String::new(), 0)
+    Some((node, pointer))
 }
 
-fn find_anchor<'a>(node: &'a Value, name: &str, at: String, depth: usize) -> Option<(&'a Value, String)> {
-    if depth > crate::preflight::MAX_DEPTH_CEILING {
-        return None;
-    }
-    match node {
-        Value::Object(map) => {
-            if map.get("$anchor").and_then(Value::as_str) == Some(name) {
-                return Some((node, at));
-            }
-            for (k, v) in map {
-                if matches!(k.as_str(), "enum" | "const" | "default" | "examples") {
-                    continue;
-                }
-                if let Some(found) = find_anchor(v, name, push(&at, k), depth + 1) {
-                    return Some(found);
-                }
-            }
-            None
+/// The `$ref` that points at `pointer`: `#` and the pointer, with every
+/// character a URI fragment cannot hold percent-encoded (`%` included).
+pub(crate) fn to_fragment(pointer: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + 1);
+    out.push('#');
+    for b in pointer.bytes() {
+        let plain = b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b);
+        if plain {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
         }
-        Value::Array(items) => {
-            items.iter().enumerate().find_map(|(i, v)| find_anchor(v, name, push_index(&at, i), depth + 1))
-        }
-        _ => None,
     }
+    out
 }
 
 #[cfg(test)]
@@ -170,6 +158,11 @@ mod tests {
         assert_eq!(resolve_fragment(&root, "#/$defs/c~0d").map(|x| x.0), Some(&json!(2)));
         assert_eq!(resolve_fragment(&root, "#/$defs/e%20f").map(|x| x.0), Some(&json!(3)));
         assert_eq!(resolve_fragment(&root, "#").map(|x| x.1), Some(String::new()));
+        for key in ["a b", "50%", "é", "x\"y", "t~1"] {
+            let root = json!({"$defs": {key: 7}});
+            let frag = to_fragment(&push("/$defs", key));
+            assert_eq!(resolve_fragment(&root, &frag).map(|x| x.0), Some(&json!(7)), "{frag}");
+        }
     }
 
     #[test]

@@ -15,9 +15,11 @@
 
 use crate::emission::{Action, Note};
 use crate::error::{Error, ErrorKind, Problem};
+use crate::front::{self, Documents, Work};
 use crate::options::Options;
 use crate::vocab::{self, Draft};
 use serde_json::Value;
+use std::sync::Arc;
 
 /// The deepest nesting any option may allow; recursive walks stay well inside
 /// the stack with this bound.
@@ -25,15 +27,45 @@ pub(crate) const MAX_DEPTH_CEILING: usize = 256;
 
 /// A schema that passed preflight.
 #[derive(Debug)]
-pub(crate) struct Checked {
-    pub(crate) draft: Draft,
-    /// Notes produced by preflight (unknown keywords).
+pub(crate) struct Checked<'a> {
+    /// The working form every later pass reads.
+    pub(crate) work: Work<'a>,
+    /// Notes produced by preflight and the front end (source pointers).
     pub(crate) notes: Vec<Note>,
-    /// Some sub-schema has its own `$id`, which changes how `$ref`s resolve;
-    /// emitters then treat references as inexpressible.
-    pub(crate) nested_ids: bool,
     /// The authoritative local validator, built now or on first use.
     pub(crate) validator: LazyValidator,
+}
+
+/// What the local validator is built from besides the schema: its draft, the
+/// format setting, and the documents references may name.
+#[derive(Debug, Clone)]
+pub(crate) struct Build {
+    pub(crate) draft: Draft,
+    pub(crate) assert_formats: bool,
+    pub(crate) resources: Arc<Vec<(String, Value)>>,
+    pub(crate) base_uri: Option<String>,
+}
+
+impl Build {
+    pub(crate) fn of(draft: Draft, opts: &Options) -> Build {
+        Build {
+            draft,
+            assert_formats: opts.assert_formats,
+            resources: Arc::clone(&opts.resources),
+            base_uri: opts.base_uri.clone(),
+        }
+    }
+
+    /// No documents, formats asserted: how tests build a reference validator.
+    #[cfg(test)]
+    pub(crate) fn plain(draft: Draft) -> Build {
+        Build { draft, assert_formats: true, resources: Arc::new(Vec::new()), base_uri: None }
+    }
+
+    /// The documents, as the front end takes them.
+    pub(crate) fn documents(&self) -> Documents<'_> {
+        Documents { resources: &self.resources, base_uri: self.base_uri.as_deref(), default_draft: self.draft }
+    }
 }
 
 /// The authoritative local validator of a schema that passed preflight: built
@@ -41,33 +73,31 @@ pub(crate) struct Checked {
 /// kept. Per value, never shared between values: no global state.
 #[derive(Debug, Clone)]
 pub(crate) struct LazyValidator {
-    /// The draft and format setting to build with when `built` is empty.
-    draft: Draft,
-    assert_formats: bool,
+    build: Build,
     built: std::sync::OnceLock<Result<jsonschema::Validator, Error>>,
 }
 
 impl LazyValidator {
-    fn ready(draft: Draft, assert_formats: bool, validator: jsonschema::Validator) -> Self {
+    fn ready(build: Build, validator: jsonschema::Validator) -> Self {
         let built = std::sync::OnceLock::new();
         let _ = built.set(Ok(validator));
-        LazyValidator { draft, assert_formats, built }
+        LazyValidator { build, built }
     }
 
-    fn deferred(draft: Draft, assert_formats: bool) -> Self {
-        LazyValidator { draft, assert_formats, built: std::sync::OnceLock::new() }
+    fn deferred(build: Build) -> Self {
+        LazyValidator { build, built: std::sync::OnceLock::new() }
     }
 
     /// The validator of `schema`, which must be the schema this value was made
     /// for; built at the first call. `Err` only if a build preflight proved
     /// unfailing fails all the same (a bug, reported rather than panicking).
     pub(crate) fn get(&self, schema: &Value) -> Result<&jsonschema::Validator, &Error> {
-        self.built.get_or_init(|| build_validator(schema, self.draft, self.assert_formats)).as_ref()
+        self.built.get_or_init(|| build_validator(schema, &self.build)).as_ref()
     }
 }
 
-/// Runs every preflight check on `schema`.
-pub(crate) fn check(schema: &Value, opts: &Options) -> Result<Checked, Error> {
+/// Runs every preflight check on `schema`, and the front end.
+pub(crate) fn check<'a>(schema: &'a Value, opts: &Options) -> Result<Checked<'a>, Error> {
     if !(schema.is_object() || schema.is_boolean()) {
         return Err(Error::new(
             ErrorKind::InvalidSchema,
@@ -76,34 +106,33 @@ pub(crate) fn check(schema: &Value, opts: &Options) -> Result<Checked, Error> {
         ));
     }
     check_size(schema, opts)?;
-    let draft = Draft::detect(schema).map_err(|uri| {
+    let draft = Draft::detect(schema, opts.default_draft).map_err(|uri| {
         Error::new(
             ErrorKind::Unsupported,
             "/$schema",
-            format!("unknown `$schema` {uri:?}: only draft 2020-12, 2019-09 and draft-07 are known, and meta-schemas are never fetched"),
+            format!("unknown `$schema` {uri:?}: schemacast reads drafts 4, 6, 7, 2019-09 and 2020-12; custom meta-schemas (and their vocabularies) are not supported, and nothing is fetched"),
         )
     })?;
+    let build = Build::of(draft, opts);
+    check_resources(opts)?;
     let mut walk = Walk {
-        draft,
         opts,
         root: schema,
         problems: Vec::new(),
-        refs: Vec::new(),
         limit: Vec::new(),
         notes: Vec::new(),
-        nested_ids: false,
         nested_schema: false,
-        build_may_fail: draft != Draft::Draft202012,
+        build_may_fail: draft != Draft::Draft202012 || !opts.resources.is_empty() || opts.base_uri.is_some(),
     };
-    walk.node(schema, &vocab::Loc::ROOT, true);
-    let eager = walk.build_may_fail || !walk.refs.is_empty();
+    walk.node(schema, draft, &vocab::Loc::ROOT, true);
+    let eager = walk.build_may_fail;
     // When the validator must be built now, build it first: the build
     // meta-validates the schema against the same draft, so a successful build
     // spares a second meta-validation. Embedded resources with their own
     // `$schema` are meta-validated differently by the build, so not then.
-    let built = (eager && !walk.nested_schema).then(|| build_validator(schema, draft, opts.assert_formats));
+    let built = (eager && !walk.nested_schema).then(|| build_validator(schema, &build));
     if !matches!(built, Some(Ok(_))) {
-        meta_validate(schema, draft)?;
+        meta_validate(schema, draft, "")?;
     }
     if !walk.limit.is_empty() {
         return Err(Error::many(ErrorKind::LimitExceeded, walk.limit));
@@ -111,63 +140,96 @@ pub(crate) fn check(schema: &Value, opts: &Options) -> Result<Checked, Error> {
     if !walk.problems.is_empty() {
         return Err(Error::many(ErrorKind::Unsupported, walk.problems));
     }
+    // References resolve here, every unresolvable one located; the front end
+    // reads the caller's documents exactly as the validator does.
+    let work = front::normalize(schema, draft, build.documents())?;
+    let mut notes = walk.notes;
+    notes.extend(work.notes.iter().cloned());
     if !eager {
-        let validator = LazyValidator::deferred(draft, opts.assert_formats);
-        return Ok(Checked { draft, notes: walk.notes, nested_ids: walk.nested_ids, validator });
+        return Ok(Checked { work, notes, validator: LazyValidator::deferred(build) });
     }
-    // The validator, built offline, is the judge of whether every reference
-    // resolves inside the document (embedded `$id` resources included). When it
-    // fails, list every reference we can name, not just the first.
-    match built.unwrap_or_else(|| build_validator(schema, draft, opts.assert_formats)) {
-        Ok(v) => {
-            let validator = LazyValidator::ready(draft, opts.assert_formats, v);
-            Ok(Checked { draft, notes: walk.notes, nested_ids: walk.nested_ids, validator })
-        }
-        Err(e) if !walk.refs.is_empty() => {
-            let _ = e;
-            Err(Error::many(ErrorKind::Unsupported, walk.refs))
-        }
+    match built.unwrap_or_else(|| build_validator(schema, &build)) {
+        Ok(v) => Ok(Checked { work, notes, validator: LazyValidator::ready(build, v) }),
         Err(e) => Err(e),
     }
 }
 
-/// The cheap part of preflight, for readers that do not validate (projection):
-/// the document's shape and size, its draft, and whether any sub-schema has its
-/// own `$id`. `None` when the document is not a schema within the size limits.
-pub(crate) fn light(schema: &Value, opts: &Options) -> Option<(Draft, bool)> {
+/// Every supplied document is a schema within the size limits, meta-valid
+/// under its own draft.
+fn check_resources(opts: &Options) -> Result<(), Error> {
+    for (uri, doc) in opts.resources.iter() {
+        let at = |p: &str| format!("{uri}#{p}");
+        if !(doc.is_object() || doc.is_boolean()) {
+            return Err(Error::new(
+                ErrorKind::InvalidSchema,
+                at(""),
+                format!("the document {uri:?} is not a schema (a JSON object or a boolean), got {}", kind_of(doc)),
+            ));
+        }
+        check_size(doc, opts).map_err(|e| Error::new(e.kind(), at(e.pointer()), e.message()))?;
+        let draft = Draft::detect(doc, opts.default_draft).map_err(|u| {
+            Error::new(
+                ErrorKind::Unsupported,
+                at("/$schema"),
+                format!("unknown `$schema` {u:?} in the document {uri:?}"),
+            )
+        })?;
+        meta_validate(doc, draft, &at(""))?;
+    }
+    Ok(())
+}
+
+/// The working form of `schema` for readers that do not validate (the
+/// projection): its draft read with `opts`, references resolved. `None` when
+/// the document is not a schema within the size limits, or a reference does
+/// not resolve.
+pub(crate) fn light<'a>(schema: &'a Value, opts: &Options) -> Option<Work<'a>> {
     if !(schema.is_object() || schema.is_boolean()) || check_size(schema, opts).is_err() {
         return None;
     }
-    let draft = Draft::detect(schema).ok()?;
-    let mut stack = vec![(schema, true)];
-    let mut nested_ids = false;
-    while let Some((v, is_root)) = stack.pop() {
-        let Value::Object(map) = v else { continue };
-        if !is_root && map.contains_key("$id") {
-            nested_ids = true;
-            break;
-        }
-        vocab::for_each_child(draft, map, |c| stack.push((c.schema, false)));
-    }
-    Some((draft, nested_ids))
+    let draft = Draft::detect(schema, opts.default_draft).ok()?;
+    front::normalize(schema, draft, Build::of(draft, opts).documents()).ok()
 }
 
-/// Builds the authoritative local validator (no I/O: `.offline()` and no
-/// resolver features).
-pub(crate) fn build_validator(
-    schema: &Value,
-    draft: Draft,
-    assert_formats: bool,
-) -> Result<jsonschema::Validator, Error> {
+/// Builds the authoritative local validator (no I/O: `.offline()`, no
+/// resolver features, and the supplied documents in an in-memory registry).
+pub(crate) fn build_validator(schema: &Value, build: &Build) -> Result<jsonschema::Validator, Error> {
+    let fail = |e: &dyn std::fmt::Display, pointer: String| {
+        Error::new(ErrorKind::InvalidSchema, pointer, format!("the local validator cannot be built: {e}"))
+    };
+    let mut options =
+        jsonschema::options().with_draft(build.draft.to_jsonschema()).should_validate_formats(build.assert_formats);
+    if let Some(base) = &build.base_uri {
+        options = options.with_base_uri(base.clone());
+    }
+    let registry;
+    if !build.resources.is_empty() {
+        let mut builder = jsonschema::Registry::new();
+        for (uri, doc) in build.resources.iter() {
+            let draft = Draft::detect(doc, build.draft).unwrap_or(build.draft);
+            builder = builder
+                .add(uri, referencing::ResourceRef::new(doc, draft.to_jsonschema()))
+                .map_err(|e| fail(&e, String::new()))?;
+        }
+        registry = builder.prepare().map_err(|e| fail(&e, String::new()))?;
+        options = options.with_registry(&registry);
+    }
+    options.offline().build(schema).map_err(|e| fail(&e, e.instance_path().to_string()))
+}
+
+/// Validators for every sub-schema of a working form, keyed `#<pointer>`: how
+/// the projection tells which union branch a value satisfies. `None` when the
+/// working form does not build (then every union is read location-wide).
+pub(crate) fn branch_validators(work: &Value, assert_formats: bool) -> Option<jsonschema::ValidatorMap> {
+    if !(work.is_object() || work.is_boolean()) {
+        return None;
+    }
     jsonschema::options()
-        .with_draft(draft.to_jsonschema())
+        .with_draft(jsonschema::Draft::Draft202012)
         .should_validate_formats(assert_formats)
         .offline()
-        .build(schema)
-        .map_err(|e| {
-            let pointer = e.instance_path().to_string();
-            Error::new(ErrorKind::InvalidSchema, pointer, format!("the local validator cannot be built: {e}"))
-        })
+        .build_map(work)
+        .ok()
 }
 
 fn kind_of(v: &Value) -> &'static str {
@@ -237,21 +299,31 @@ fn check_size_located(schema: &Value, opts: &Options) -> Result<(), Error> {
     Ok(())
 }
 
-fn meta_validate(schema: &Value, draft: Draft) -> Result<(), Error> {
+/// Meta-validates `schema` against its draft, listing every error (pointers
+/// prefixed with `at`, for supplied documents).
+fn meta_validate(schema: &Value, draft: Draft, at: &str) -> Result<(), Error> {
+    use jsonschema::{draft4, draft6, draft7, draft201909, draft202012};
     let valid = match draft {
-        Draft::Draft202012 => jsonschema::draft202012::meta::validator().is_valid(schema),
-        Draft::Draft201909 => jsonschema::draft201909::meta::validator().is_valid(schema),
-        Draft::Draft7 => jsonschema::draft7::meta::validator().is_valid(schema),
+        Draft::Draft202012 => draft202012::meta::validator().is_valid(schema),
+        Draft::Draft201909 => draft201909::meta::validator().is_valid(schema),
+        Draft::Draft7 => draft7::meta::validator().is_valid(schema),
+        Draft::Draft6 => draft6::meta::validator().is_valid(schema),
+        Draft::Draft4 => draft4::meta::validator().is_valid(schema),
     };
     if valid {
         return Ok(());
     }
     // Only an invalid schema pays for collecting every error.
-    let problems: Vec<Problem> = match draft {
-        Draft::Draft202012 => collect(jsonschema::draft202012::meta::validator().iter_errors(schema)),
-        Draft::Draft201909 => collect(jsonschema::draft201909::meta::validator().iter_errors(schema)),
-        Draft::Draft7 => collect(jsonschema::draft7::meta::validator().iter_errors(schema)),
+    let mut problems: Vec<Problem> = match draft {
+        Draft::Draft202012 => collect(draft202012::meta::validator().iter_errors(schema)),
+        Draft::Draft201909 => collect(draft201909::meta::validator().iter_errors(schema)),
+        Draft::Draft7 => collect(draft7::meta::validator().iter_errors(schema)),
+        Draft::Draft6 => collect(draft6::meta::validator().iter_errors(schema)),
+        Draft::Draft4 => collect(draft4::meta::validator().iter_errors(schema)),
     };
+    for p in &mut problems {
+        p.pointer = format!("{at}{}", p.pointer);
+    }
     if problems.is_empty() { Ok(()) } else { Err(Error::many(ErrorKind::InvalidSchema, problems)) }
 }
 
@@ -264,15 +336,11 @@ fn collect<'a>(errors: impl Iterator<Item = jsonschema::ValidationError<'a>>) ->
 }
 
 struct Walk<'a> {
-    draft: Draft,
     opts: &'a Options,
     root: &'a Value,
     problems: Vec<Problem>,
-    /// References that are non-local or do not resolve by JSON Pointer.
-    refs: Vec<Problem>,
     limit: Vec<Problem>,
     notes: Vec<Note>,
-    nested_ids: bool,
     /// Some sub-schema has its own `$schema`.
     nested_schema: bool,
     /// Something outside the keywords whose validator build cannot fail once
@@ -340,21 +408,21 @@ fn build_cannot_fail(keyword: &str) -> bool {
 /// copy, so a reference to it always builds.
 const META_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
-/// A `$ref` whose target the local validator resolves exactly as preflight
-/// does: `#`, a JSON-Pointer fragment `#/…` that lands on a schema (an object
-/// or a boolean), or the 2020-12 meta-schema. (A document with a `$id` is
-/// always built eagerly, so fragments resolve against the root here.)
+/// A `$ref` whose target the local validator resolves exactly as a JSON
+/// Pointer into the document: `#`, a `#/…` fragment that lands on a schema,
+/// or the 2020-12 meta-schema.
 fn certified_ref(root: &Value, reference: &str) -> bool {
-    if reference == "#" || reference == META_2020_12 {
-        return true;
-    }
-    reference.starts_with("#/")
-        && crate::pointer::resolve_fragment(root, reference).is_some_and(|(t, _)| t.is_object() || t.is_boolean())
+    reference == META_2020_12 || front::local_pointer(root, reference)
 }
 
 impl Walk<'_> {
-    fn node(&mut self, schema: &Value, loc: &vocab::Loc<'_>, is_root: bool) {
+    fn node(&mut self, schema: &Value, draft: Draft, loc: &vocab::Loc<'_>, is_root: bool) {
         let Value::Object(map) = schema else { return };
+        // An embedded resource may name its own draft.
+        let draft = match map.get("$schema").and_then(Value::as_str) {
+            Some(uri) if !is_root && map.contains_key(draft.id_keyword()) => Draft::from_uri(uri).unwrap_or(draft),
+            _ => draft,
+        };
         for (keyword, value) in map {
             if !self.build_may_fail {
                 self.build_may_fail = match keyword.as_str() {
@@ -375,8 +443,14 @@ impl Walk<'_> {
                     k => !build_cannot_fail(k),
                 };
             }
+            if !is_root && keyword == "$schema" {
+                self.nested_schema = true;
+            }
             let here = || crate::pointer::push(&loc.pointer(), keyword);
-            if vocab::slot(self.draft, keyword).is_none() {
+            if vocab::source_slot(draft, keyword).is_none() {
+                if vocab::is_generator_annotation(keyword) {
+                    continue;
+                }
                 if self.opts.deny_unknown_keywords {
                     self.problems.push(Problem {
                         pointer: here(),
@@ -387,62 +461,28 @@ impl Walk<'_> {
                         loc.pointer(),
                         keyword.as_str(),
                         Action::Ignored,
-                        "unknown keyword, read as an annotation: not enforced locally, not sent natively",
+                        format!("unknown keyword in draft {draft}, read as an annotation: not enforced locally, not sent natively"),
                     ));
                 }
                 continue;
             }
-            match keyword.as_str() {
-                "$id" if !is_root => self.nested_ids = true,
-                "$ref" | "$dynamicRef" | "$recursiveRef" => {
-                    if let Some(r) = value.as_str() {
-                        self.reference(keyword, r, loc);
-                    }
-                }
-                "enum" => {
-                    if let Some(items) = value.as_array()
-                        && items.len() > self.opts.max_enum
-                    {
-                        self.limit.push(Problem {
-                            pointer: here(),
-                            message: format!(
-                                "`enum` has {} members, more than {} (option `max_enum`)",
-                                items.len(),
-                                self.opts.max_enum
-                            ),
-                        });
-                    }
-                }
-                _ => {}
+            if keyword == "enum"
+                && let Some(items) = value.as_array()
+                && items.len() > self.opts.max_enum
+            {
+                self.limit.push(Problem {
+                    pointer: here(),
+                    message: format!(
+                        "`enum` has {} members, more than {} (option `max_enum`)",
+                        items.len(),
+                        self.opts.max_enum
+                    ),
+                });
             }
         }
-        let draft = self.draft;
-        vocab::for_each_child(draft, map, |child| {
-            self.node(child.schema, &loc.child(&child), false);
+        vocab::for_each_child_in(draft, map, |child| {
+            self.node(child.schema, draft, &loc.child(&child), false);
         });
-    }
-
-    fn reference(&mut self, keyword: &str, reference: &str, loc: &vocab::Loc<'_>) {
-        if keyword != "$ref" {
-            // Dynamic references resolve within the document by anchors; the
-            // validator build decides whether they are enforceable.
-            return;
-        }
-        if reference == META_2020_12 && self.draft == Draft::Draft202012 {
-            // Resolved offline from jsonschema's own copy.
-        } else if !reference.starts_with('#') {
-            self.refs.push(Problem {
-                pointer: crate::pointer::push(&loc.pointer(), keyword),
-                message: format!(
-                    "reference {reference:?} does not resolve inside the document: only local references are resolved, nothing is fetched"
-                ),
-            });
-        } else if crate::pointer::resolve_fragment(self.root, reference).is_none() {
-            self.refs.push(Problem {
-                pointer: crate::pointer::push(&loc.pointer(), keyword),
-                message: format!("reference {reference:?} does not resolve inside the document"),
-            });
-        }
     }
 }
 
@@ -451,24 +491,32 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn run(schema: Value) -> Result<Checked, Error> {
-        check(&schema, &Options::new(crate::Provider::OpenAi))
+    fn run(schema: Value) -> Result<Vec<Note>, Error> {
+        check(&schema, &Options::new(crate::Provider::OpenAi)).map(|c| c.notes)
     }
 
     #[test]
     fn ok_drafts_and_booleans() {
         assert!(run(json!(true)).is_ok());
         assert!(run(json!(false)).is_ok());
-        let d7 = run(json!({"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "string"}]}));
-        assert_eq!(d7.map(|c| c.draft).ok(), Some(Draft::Draft7));
+        assert!(
+            run(json!({"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "string"}]})).is_ok()
+        );
         assert!(run(json!({"definitions": {"a": {"type": "string"}}, "$ref": "#/definitions/a"})).is_ok());
+        let d4 = json!({"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 1, "exclusiveMinimum": true});
+        assert!(run(d4).is_ok());
+        let d6 = json!({"$schema": "http://json-schema.org/draft-06/schema#", "const": 1, "if": 3});
+        let notes = run(d6).expect("`if` is unknown in draft 6: an annotation");
+        assert!(notes.iter().any(|n| n.keyword == "if"), "{notes:?}");
     }
 
     #[test]
     fn ok_unknown_keywords_are_notes() {
-        let c = run(json!({"type": "object", "x-a": 1, "properties": {"b": {"_format": "m"}}})).expect("ok");
-        let at: Vec<(&str, &str)> = c.notes.iter().map(|n| (n.pointer.as_str(), n.keyword.as_str())).collect();
-        assert_eq!(at, [("", "x-a"), ("/properties/b", "_format")]);
+        let notes = run(json!({"type": "object", "x-a": 1, "discriminator": {"propertyName": "k"},
+            "properties": {"b": {"_format": "m", "examples": ["x"], "deprecated": true}}}))
+        .expect("ok");
+        let at: Vec<(&str, &str)> = notes.iter().map(|n| (n.pointer.as_str(), n.keyword.as_str())).collect();
+        assert_eq!(at, [("", "x-a"), ("/properties/b", "_format")], "generator annotations are known");
     }
 
     #[test]
@@ -512,5 +560,23 @@ mod tests {
         assert_eq!(at, ["/minimum", "/required", "/type"]);
         assert_eq!(run(json!(5)).unwrap_err().kind(), ErrorKind::InvalidSchema);
         assert_eq!(run(json!({"$schema": "https://example.com/s"})).unwrap_err().pointer(), "/$schema");
+        let d4 = json!({"$schema": "http://json-schema.org/draft-04/schema#", "exclusiveMinimum": 3});
+        let e = run(d4).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidSchema);
+        assert!(e.problems().iter().any(|p| p.pointer == "/exclusiveMinimum"), "a boolean in draft 4: {e}");
+    }
+
+    #[test]
+    fn err_bad_resources() {
+        let schema = json!({"$ref": "defs.json"});
+        let base = Options::new(crate::Provider::OpenAi);
+        let e = check(&schema, &base.clone().with_resource("defs.json", json!(5))).unwrap_err();
+        assert_eq!((e.kind(), e.pointer()), (ErrorKind::InvalidSchema, "defs.json#"));
+        let two =
+            base.clone().with_resource("defs.json", json!({})).with_resource("json-schema:///defs.json", json!({}));
+        assert_eq!(check(&schema, &two).unwrap_err().kind(), ErrorKind::InvalidOption);
+        let broken = base.with_resource("defs.json", json!({"type": 7}));
+        let e = check(&schema, &broken).unwrap_err();
+        assert_eq!((e.kind(), e.pointer()), (ErrorKind::InvalidSchema, "defs.json#/type"));
     }
 }

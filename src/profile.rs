@@ -79,6 +79,13 @@ pub(crate) struct Grammar {
     /// value" is then written as one. Else every type array, and "any value",
     /// is sent as an `anyOf` with one branch per type.
     pub(crate) type_arrays: bool,
+    /// Every node that may be an array spells `items` (xgrammar reads a missing
+    /// `items` beside another keyword as "no items").
+    pub(crate) array_items: bool,
+    /// The engines (and versions) whose compiler and matcher the conformance
+    /// suite (`.ci/engines/`) runs over every emission; empty when the provider's
+    /// engine is not available to run.
+    pub(crate) checked: &'static str,
 }
 
 /// Rules of an OpenAI-style strict `json_schema` mode: the documented subset and limits.
@@ -202,18 +209,42 @@ pub(crate) static LLAMA_CPP_RULES: Rules = Rules {
     root_unions: true,
     integral_bounds: true,
     refs: false,
+    fill_defaults: false,
+    // Closable objects closed: an explicit `additionalProperties: true` beside
+    // many declared keys builds a huge exclusion rule in the converter.
+    prefer_closed: true,
+    // The converter refuses undeclared keys that prefix a declared name.
+    open_with_properties: false,
+    // Every optional key multiplies the grammar: 400 take 4 s, 1,000 take 100 s to build.
+    max_optional: 128,
+    // Ollama's converter reads a `$ref` key as a reference and hoists `$defs`.
+    reserved_names: &["$ref", "$defs"],
 };
 
-static OLLAMA: Grammar = Grammar { rules: &LLAMA_CPP_RULES, object_root: false, type_arrays: true };
-static LLAMACPP: Grammar = Grammar { rules: &LLAMA_CPP_RULES, object_root: false, type_arrays: true };
+static OLLAMA: Grammar = Grammar {
+    rules: &LLAMA_CPP_RULES,
+    object_root: false,
+    type_arrays: true,
+    array_items: false,
+    checked: "llama.cpp's own converter and matcher at 0c1e57098 (llama-server; llama-cpp-python 0.3.36) and 4df29be4f (Ollama's b10488; 0.3.35), llguidance 1.9.1",
+};
+static LLAMACPP: Grammar = Grammar {
+    rules: &LLAMA_CPP_RULES,
+    object_root: false,
+    type_arrays: true,
+    array_items: false,
+    checked: "llama.cpp's own converter and matcher at 0c1e57098 (llama-server; llama-cpp-python 0.3.36) and 4df29be4f (Ollama's b10488; 0.3.35), llguidance 1.9.1",
+};
 
-/// vLLM (`providers.md` §7.1): xgrammar closes objects and tuples that do not
-/// open themselves, guidance follows JSON Schema; tuples are not sent (xgrammar
-/// would forbid extra items), patterns as llama.cpp's conservative subset.
+/// vLLM (`providers.md` §7.1), checked against xgrammar 0.2.9 (its default
+/// engine) and llguidance 1.9.1 (its fallback): xgrammar closes objects and
+/// tuples that do not open themselves, reads an array without `items` beside
+/// another structural keyword as empty, refuses escaped characters in strings
+/// with length bounds and in patterns, and bounds numbers to 6 decimals. So:
+/// no length bounds, JSON-text-safe patterns only, bounds on integers only,
+/// `items` always spelled, closable objects closed.
 static VLLM_RULES: Rules = Rules {
     keywords: &[
-        "minLength",
-        "maxLength",
         "pattern",
         "format",
         "minimum",
@@ -233,10 +264,23 @@ static VLLM_RULES: Rules = Rules {
     empty_objects: true,
     arrays_without_items: true,
     root_unions: true,
-    integral_bounds: false,
+    // xgrammar bounds a `number` to 6 decimals and no exponent, and rejects
+    // fractional and 64-bit-overflowing bounds: bounds only on integers, whole.
+    integral_bounds: true,
     refs: false,
+    fill_defaults: false,
+    prefer_closed: true,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
-static VLLM: Grammar = Grammar { rules: &VLLM_RULES, object_root: false, type_arrays: true };
+static VLLM: Grammar = Grammar {
+    rules: &VLLM_RULES,
+    object_root: false,
+    type_arrays: false,
+    array_items: true,
+    checked: "xgrammar 0.2.9 (the default backend) and llguidance 1.9.1 (its fallback)",
+};
 
 /// xAI (`providers.md` §3.4): objects closed unless `additionalProperties: true`,
 /// patterns matched whole (rewritten), no recursion, no boolean sub-schemas.
@@ -267,10 +311,16 @@ static XAI_RULES: Rules = Rules {
     root_unions: true,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
 // xAI, Fireworks and Cohere list their types one by one and document `anyOf`,
 // not type arrays: unions are sent as `anyOf`.
-static XAI: Grammar = Grammar { rules: &XAI_RULES, object_root: false, type_arrays: false };
+static XAI: Grammar =
+    Grammar { rules: &XAI_RULES, object_root: false, type_arrays: false, array_items: false, checked: "" };
 
 /// Fireworks (`providers.md` §3.8): an object with `properties` is closed
 /// whatever it says; `pattern`, lengths and item counts are not supported yet.
@@ -288,8 +338,14 @@ static FIREWORKS_RULES: Rules = Rules {
     root_unions: true,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
-static FIREWORKS: Grammar = Grammar { rules: &FIREWORKS_RULES, object_root: false, type_arrays: false };
+static FIREWORKS: Grammar =
+    Grammar { rules: &FIREWORKS_RULES, object_root: false, type_arrays: false, array_items: false, checked: "" };
 
 /// Cohere v2 (`providers.md` §7.4): no numeric, length or count keywords, no
 /// anchors in patterns (dropped: their matching rule is undocumented), object roots.
@@ -307,8 +363,14 @@ static COHERE_RULES: Rules = Rules {
     root_unions: true,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
-static COHERE: Grammar = Grammar { rules: &COHERE_RULES, object_root: true, type_arrays: false };
+static COHERE: Grammar =
+    Grammar { rules: &COHERE_RULES, object_root: true, type_arrays: false, array_items: false, checked: "" };
 
 /// Everything schemacast knows about one provider.
 #[derive(Debug)]

@@ -1,37 +1,111 @@
-//! JSON Schema vocabularies per draft: which keywords exist and where sub-schemas sit.
+//! JSON Schema vocabularies: which keywords each draft knows and where
+//! sub-schemas sit, as the local validator (jsonschema 0.61) reads them.
+//!
+//! Layer invariant: the per-draft tables are read only by the front end and
+//! preflight, which walk the caller's documents. Every later pass reads the
+//! working form, whose vocabulary is 2020-12 ([`for_each_child`], [`slot`]).
 
 use serde_json::{Map, Value};
+use std::fmt;
+use std::str::FromStr;
 
-/// The JSON Schema draft a document is read under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Draft {
+/// A JSON Schema draft: how a document is read.
+///
+/// Chosen by the document's `$schema`; a document without one is read with
+/// the default draft of the options ([`Draft::Draft202012`] unless told otherwise).
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Draft {
+    /// Draft 4 (`http://json-schema.org/draft-04/schema#`).
+    Draft4,
+    /// Draft 6 (`http://json-schema.org/draft-06/schema#`).
+    Draft6,
+    /// Draft 7 (`http://json-schema.org/draft-07/schema#`).
     Draft7,
+    /// Draft 2019-09 (`https://json-schema.org/draft/2019-09/schema`).
     Draft201909,
+    /// Draft 2020-12 (`https://json-schema.org/draft/2020-12/schema`), the default.
     Draft202012,
 }
 
 impl Draft {
-    /// Detects the draft from `$schema`; `Err` carries the unknown URI.
-    pub(crate) fn detect(schema: &Value) -> Result<Draft, String> {
-        let Some(uri) = schema.get("$schema").and_then(Value::as_str) else {
-            return Ok(Draft::Draft202012);
-        };
+    /// Every draft, oldest first.
+    pub const ALL: &'static [Draft] =
+        &[Draft::Draft4, Draft::Draft6, Draft::Draft7, Draft::Draft201909, Draft::Draft202012];
+
+    /// The CLI name (`4`, `6`, `7`, `2019-09`, `2020-12`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Draft::Draft4 => "4",
+            Draft::Draft6 => "6",
+            Draft::Draft7 => "7",
+            Draft::Draft201909 => "2019-09",
+            Draft::Draft202012 => "2020-12",
+        }
+    }
+
+    /// The draft a `$schema` URI names (`http` or `https`, with or without the
+    /// trailing `#`), or `None` for any other URI.
+    #[must_use]
+    pub fn from_uri(uri: &str) -> Option<Draft> {
         let trimmed = uri.trim_end_matches('#');
-        let trimmed = trimmed.strip_prefix("https://").or_else(|| trimmed.strip_prefix("http://"));
-        match trimmed {
-            Some("json-schema.org/draft/2020-12/schema") => Ok(Draft::Draft202012),
-            Some("json-schema.org/draft/2019-09/schema") => Ok(Draft::Draft201909),
-            Some("json-schema.org/draft-07/schema") => Ok(Draft::Draft7),
-            _ => Err(uri.to_owned()),
+        let rest = trimmed.strip_prefix("https://").or_else(|| trimmed.strip_prefix("http://"))?;
+        Some(match rest {
+            "json-schema.org/draft/2020-12/schema" => Draft::Draft202012,
+            "json-schema.org/draft/2019-09/schema" => Draft::Draft201909,
+            "json-schema.org/draft-07/schema" => Draft::Draft7,
+            "json-schema.org/draft-06/schema" => Draft::Draft6,
+            "json-schema.org/draft-04/schema" => Draft::Draft4,
+            _ => return None,
+        })
+    }
+
+    /// The draft of `schema`: its `$schema` if it has one, else `default`.
+    /// `Err` carries an unknown `$schema` URI.
+    pub(crate) fn detect(schema: &Value, default: Draft) -> Result<Draft, String> {
+        match schema.get("$schema") {
+            Some(Value::String(uri)) => Draft::from_uri(uri).ok_or_else(|| uri.clone()),
+            _ => Ok(default),
         }
     }
 
     pub(crate) fn to_jsonschema(self) -> jsonschema::Draft {
         match self {
+            Draft::Draft4 => jsonschema::Draft::Draft4,
+            Draft::Draft6 => jsonschema::Draft::Draft6,
             Draft::Draft7 => jsonschema::Draft::Draft7,
             Draft::Draft201909 => jsonschema::Draft::Draft201909,
             Draft::Draft202012 => jsonschema::Draft::Draft202012,
         }
+    }
+
+    /// The keyword that gives a schema its URI (`id` in draft 4).
+    pub(crate) fn id_keyword(self) -> &'static str {
+        if self == Draft::Draft4 { "id" } else { "$id" }
+    }
+}
+
+impl fmt::Display for Draft {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Draft {
+    type Err = crate::Error;
+
+    /// Parses `4`, `6`, `7`, `2019-09` or `2020-12` (a `draft-` or `draft` prefix is allowed).
+    fn from_str(s: &str) -> Result<Self, crate::Error> {
+        let bare = s.trim_start_matches("draft").trim_start_matches('-');
+        let bare = bare.strip_prefix('0').filter(|b| b.len() == 1).unwrap_or(bare);
+        Draft::ALL.iter().copied().find(|d| d.name() == bare).ok_or_else(|| {
+            crate::Error::new(
+                crate::ErrorKind::InvalidOption,
+                "",
+                format!("unknown draft `{s}` (known: 4, 6, 7, 2019-09, 2020-12)"),
+            )
+        })
     }
 }
 
@@ -46,49 +120,94 @@ pub(crate) enum Slot {
     List,
     /// `items` before 2020-12: one schema or an array of schemas.
     OneOrList,
-    /// draft-07 `dependencies`: values are schemas or arrays of names.
+    /// `dependencies`: values are schemas or arrays of names.
     Dependencies,
-    /// No sub-schemas (an assertion or an annotation).
+    /// No sub-schemas (an assertion, an identifier or an annotation).
     None,
 }
 
-/// The sub-schema slot of `keyword` under `draft`, or `None` when the keyword is
-/// unknown to that draft (an annotation by the specification's rules).
-pub(crate) fn slot(draft: Draft, keyword: &str) -> Option<Slot> {
+/// The slot of `keyword` in a document of `draft`, as the local validator
+/// reads it, or `None` when the validator does not know the keyword there (an
+/// annotation by the specification's rules). `definitions` and `$defs` are
+/// containers in every draft: they apply nothing, but references point into them.
+pub(crate) fn source_slot(draft: Draft, keyword: &str) -> Option<Slot> {
+    use Draft::{Draft4, Draft6, Draft7, Draft201909, Draft202012};
     use Slot::{Dependencies, List, Map, None as Leaf, One, OneOrList};
-    let common = match keyword {
-        "additionalProperties" | "propertyNames" | "contains" | "if" | "then" | "else" | "not" => One,
-        "properties" | "patternProperties" => Map,
+    let slot = match keyword {
+        // Every draft (jsonschema applies `dependencies` and `additionalItems` in all of them).
+        "additionalProperties" | "not" | "additionalItems" => One,
+        "properties" | "patternProperties" | "definitions" | "$defs" => Map,
         "allOf" | "anyOf" | "oneOf" => List,
-        // Accepted in every draft as a place to keep definitions (draft-07 style).
-        "definitions" => Map,
-        "$schema" | "$id" | "$ref" | "$comment" | "type" | "enum" | "const" | "multipleOf" | "maximum"
-        | "exclusiveMaximum" | "minimum" | "exclusiveMinimum" | "maxLength" | "minLength" | "pattern" | "maxItems"
-        | "minItems" | "uniqueItems" | "maxProperties" | "minProperties" | "required" | "format" | "title"
-        | "description" | "default" | "readOnly" | "writeOnly" | "examples" | "contentMediaType"
-        | "contentEncoding" => Leaf,
-        _ => {
-            return match (draft, keyword) {
-                (Draft::Draft7, "items") => Some(OneOrList),
-                (Draft::Draft7, "additionalItems") => Some(One),
-                (Draft::Draft7, "dependencies") => Some(Dependencies),
-                (Draft::Draft7, _) => Option::None,
-                (_, "$defs" | "dependentSchemas") => Some(Map),
-                (_, "unevaluatedItems" | "unevaluatedProperties" | "contentSchema") => Some(One),
-                (_, "$anchor" | "$vocabulary" | "maxContains" | "minContains" | "dependentRequired" | "deprecated") => {
-                    Some(Leaf)
-                }
-                (Draft::Draft201909, "items") => Some(OneOrList),
-                (Draft::Draft201909, "additionalItems") => Some(One),
-                (Draft::Draft201909, "$recursiveRef" | "$recursiveAnchor") => Some(Leaf),
-                (Draft::Draft202012, "items") => Some(One),
-                (Draft::Draft202012, "prefixItems") => Some(List),
-                (Draft::Draft202012, "$dynamicRef" | "$dynamicAnchor") => Some(Leaf),
-                _ => Option::None,
-            };
+        "dependencies" => Dependencies,
+        "items" if draft == Draft202012 => One,
+        "items" => OneOrList,
+        "$schema" | "$ref" | "type" | "enum" | "multipleOf" | "maximum" | "exclusiveMaximum" | "minimum"
+        | "exclusiveMinimum" | "maxLength" | "minLength" | "pattern" | "maxItems" | "minItems" | "uniqueItems"
+        | "maxProperties" | "minProperties" | "required" | "format" | "title" | "description" | "default" => Leaf,
+        "id" if draft == Draft4 => Leaf,
+        "$id" | "const" | "examples" if draft >= Draft6 => Leaf,
+        "contains" | "propertyNames" if draft >= Draft6 => One,
+        "contentMediaType" | "contentEncoding" if draft >= Draft6 => Leaf,
+        "if" | "then" | "else" if draft >= Draft7 => One,
+        "$comment" | "readOnly" | "writeOnly" if draft >= Draft7 => Leaf,
+        "dependentSchemas" if draft >= Draft201909 => Map,
+        "unevaluatedItems" | "unevaluatedProperties" | "contentSchema" if draft >= Draft201909 => One,
+        "$anchor" | "$vocabulary" | "maxContains" | "minContains" | "dependentRequired" | "deprecated"
+            if draft >= Draft201909 =>
+        {
+            Leaf
         }
+        "$recursiveRef" | "$recursiveAnchor" if draft == Draft201909 => Leaf,
+        "prefixItems" if draft == Draft202012 => List,
+        "$dynamicRef" | "$dynamicAnchor" if draft == Draft202012 => Leaf,
+        _ => return Option::None,
     };
-    Some(common)
+    let _ = Draft7;
+    Some(slot)
+}
+
+/// The slot of `keyword` in the working form (2020-12, plus the containers and
+/// the front end's internal markers).
+pub(crate) fn slot(keyword: &str) -> Option<Slot> {
+    match keyword {
+        OPAQUE | ASSERTS => Some(Slot::None),
+        k => source_slot(Draft::Draft202012, k),
+    }
+}
+
+/// Working-form marker: a reference the front end cannot follow statically (a
+/// dynamic reference whose target depends on the path taken). Read as "any
+/// value", never seen through.
+pub(crate) const OPAQUE: &str = "$schemacast:opaque";
+/// Working-form marker: assertions the validator makes that the working
+/// vocabulary cannot state (draft 6/7 `contentMediaType`), listed by name.
+/// Read as constraints that can only be dropped (widening).
+pub(crate) const ASSERTS: &str = "$schemacast:asserts";
+
+/// Annotations that schema generators and OpenAPI emit beside the standard
+/// ones (Pydantic's `discriminator`, OpenAPI's `example`, `xml`,
+/// `externalDocs`): known, so they get no "unknown keyword" note, and never
+/// sent natively.
+pub(crate) fn is_generator_annotation(keyword: &str) -> bool {
+    matches!(
+        keyword,
+        "discriminator"
+            | "example"
+            | "examples"
+            | "xml"
+            | "externalDocs"
+            | "propertyOrdering"
+            | "deprecated"
+            | "readOnly"
+            | "writeOnly"
+            | "$comment"
+            | "contentMediaType"
+            | "contentEncoding"
+            | "contentSchema"
+            | "title"
+            | "description"
+            | "default"
+    )
 }
 
 /// A sub-schema found in a keyword of a schema object.
@@ -145,11 +264,15 @@ impl Child<'_> {
     }
 }
 
-/// Calls `f` for every direct sub-schema of `node` under `draft`, in document order.
-/// Keywords unknown to `draft` are annotations and are not entered.
-pub(crate) fn for_each_child<'a>(draft: Draft, node: &'a Map<String, Value>, mut f: impl FnMut(Child<'a>)) {
+/// Calls `f` for every direct sub-schema of `node` in a document of `draft`,
+/// in document order. Keywords unknown to `draft` are annotations and are not entered.
+pub(crate) fn for_each_child_in<'a>(draft: Draft, node: &'a Map<String, Value>, f: impl FnMut(Child<'a>)) {
+    children(node, |k| source_slot(draft, k), f);
+}
+
+fn children<'a>(node: &'a Map<String, Value>, slot_of: impl Fn(&str) -> Option<Slot>, mut f: impl FnMut(Child<'a>)) {
     for (keyword, value) in node {
-        let Some(slot) = slot(draft, keyword) else { continue };
+        let Some(slot) = slot_of(keyword) else { continue };
         let kw = keyword.as_str();
         match (slot, value) {
             (Slot::One, v) | (Slot::OneOrList, v @ (Value::Object(_) | Value::Bool(_))) => {
@@ -198,5 +321,41 @@ pub(crate) fn is_annotation(keyword: &str) -> bool {
             | "$dynamicAnchor"
             | "$recursiveAnchor"
             | "$vocabulary"
+            | "$id"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ok_draft_names_and_uris() {
+        for d in Draft::ALL {
+            assert_eq!(d.name().parse::<Draft>().ok(), Some(*d));
+        }
+        assert_eq!("draft-07".parse::<Draft>().ok(), Some(Draft::Draft7));
+        assert_eq!("04".parse::<Draft>().ok(), Some(Draft::Draft4));
+        assert_eq!(Draft::from_uri("http://json-schema.org/draft-04/schema#"), Some(Draft::Draft4));
+        assert_eq!(Draft::from_uri("https://json-schema.org/draft/2019-09/schema"), Some(Draft::Draft201909));
+        assert_eq!(Draft::detect(&json!({}), Draft::Draft6), Ok(Draft::Draft6));
+    }
+
+    #[test]
+    fn err_unknown_drafts() {
+        assert!("5".parse::<Draft>().is_err());
+        assert_eq!(Draft::detect(&json!({"$schema": "https://example.com/s"}), Draft::Draft7).ok(), None);
+    }
+
+    #[test]
+    fn ok_vocabulary_follows_the_validator() {
+        assert_eq!(source_slot(Draft::Draft4, "const"), None);
+        assert_eq!(source_slot(Draft::Draft6, "if"), None);
+        assert_eq!(source_slot(Draft::Draft7, "if"), Some(Slot::One));
+        assert_eq!(source_slot(Draft::Draft7, "prefixItems"), None);
+        assert_eq!(source_slot(Draft::Draft202012, "dependencies"), Some(Slot::Dependencies));
+        assert_eq!(source_slot(Draft::Draft202012, "$recursiveRef"), None);
+        assert_eq!(source_slot(Draft::Draft201909, "items"), Some(Slot::OneOrList));
+    }
 }

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The default corpora, relative to the working directory.
-const DEFAULT_CORPORA: [&str; 2] = ["fixtures", "../shared/corpora/json-schema-test-suite/draft2020-12"];
+const DEFAULT_CORPORA: [&str; 2] = ["fixtures", "fixtures/json-schema-test-suite/draft2020-12"];
 
 /// The shortest round; work is repeated within a round to reach it.
 const ROUND_TARGET: Duration = Duration::from_millis(20);
@@ -81,7 +81,9 @@ impl Corpus {
         paths.sort();
         for p in paths {
             if p.is_dir() {
-                self.add_dir(&p);
+                if p.file_name().is_some_and(|n| n != super::coverage::OWN_CORPUS) {
+                    self.add_dir(&p);
+                }
             } else if p.extension().is_some_and(|x| x == "json") {
                 // A file that is not JSON is not a schema; skip it like `coverage` does.
                 let _ = self.add_file(&p);

@@ -21,12 +21,13 @@ schemacast: compile a JSON Schema into an LLM provider's structured-output reque
 USAGE:
   schemacast emit --provider P [--mode schema|json|text] [--name N] [--body] [--explain] [--lines]
                   [--gemini-dialect response-schema|json-schema] [--no-closed-world]
+                  [--no-union-closing] [--no-default-filling]
                   [--claude-mechanism tool|strict-tool|output-format|output-format-beta]
-                  [--deny-unknown-keywords] [FILE|-]
-  schemacast check [--deny-unknown-keywords] [FILE|-]
+                  [--draft 4|6|7|2019-09|2020-12] [--resource FILE]... [--deny-unknown-keywords] [FILE|-]
+  schemacast check [--draft D] [--resource FILE]... [--deny-unknown-keywords] [FILE|-]
   schemacast decode --provider P --schema FILE [emit options] [--stream] [RESPONSE|TRANSCRIPT|-]
   schemacast validate SCHEMA INSTANCE
-  schemacast coverage [emit options] DIR
+  schemacast coverage [--draft D] [emit options] DIR
   schemacast bench [--rounds N] [--provider P] [--mode M] [emit options] [DIR|FILE...]
   schemacast bench --stream [--rounds N] [--provider P]
   schemacast providers
@@ -51,7 +52,7 @@ coverage prints, per provider, the share of the schemas under DIR (plain schema 
 bench  times emission (compile + serialise the body) per schema for every provider x mode, and
        decode per answer, each as a ratio to its floor measured in the same run (clone + serialise;
        parse + validate), with the peak memory of each row. Default corpora: fixtures/ and
-       ../shared/corpora/json-schema-test-suite/draft2020-12 when present. Build with --release.
+       fixtures/json-schema-test-suite/draft2020-12. Build with --release.
        --stream times a 100 KB answer streamed in 16-byte events against one decode of the whole
        response, per provider (events parsed, and from the raw SSE text).
 
@@ -59,7 +60,15 @@ Providers: openai, openai-responses, azure, groq, mistral, openrouter, deepseek,
 together, fireworks, perplexity, gemini, vertex, claude (alias anthropic), bedrock, ollama,
 llamacpp, vllm, cohere (`schemacast providers` for the table).
 More emit options: --claude-json-tool (Mode json forces a tool with an open object),
---reshape (reversible rewrites: optional -> required and nullable, non-object root -> {\"value\": ...}).
+--reshape (reversible rewrites: optional -> required and nullable (or null | {\"value\": ...} when the
+schema accepts null), maps -> [{\"key\", \"value\"}] pairs, what the dialect cannot say -> a string of
+its JSON text, non-object root -> {\"value\": ...}; decode undoes them),
+--no-closed-world, --no-union-closing, --no-default-filling (turn off the projection's readings:
+closing objects, closing unions by branch, filling in defaults),
+--draft D (the draft of schemas without `$schema`; default 2020-12),
+--resource FILE (a document references may name, registered under its path and its `$id`;
+repeatable; the root file's path is its base URI, so `\"$ref\": \"defs.json#/...\"` between files
+of one folder works; nothing is ever fetched).
 Exit status: 0 success, 1 the schema (or a line) has problems, 2 usage or I/O error.";
 
 /// Runs the CLI and returns the exit status.
@@ -86,15 +95,22 @@ pub(crate) fn run(raw: &[String], io: &mut Io<'_>) -> i32 {
                 let extra = args.too_many().unwrap_or_default();
                 usage_error(io, &format!("too many file arguments (also got `{extra}`)"))
             }
-            Ok(args) => match command.as_str() {
-                "emit" => emit::run(&args, io),
-                "check" => check::run(&args, io),
-                "decode" => decode::decode(&args, io),
-                "validate" => decode::validate(&args, io),
-                "coverage" => coverage::run(&args, io),
-                "bench" => bench::run(&args, io),
-                _ => providers(io),
-            },
+            Ok(mut args) => {
+                let root = if command == "decode" { args.schema.clone() } else { args.input.clone() };
+                if let Err((code, message)) = args.load_documents(root.as_deref()) {
+                    io.eprint(&format!("error: {message}"));
+                    return code;
+                }
+                match command.as_str() {
+                    "emit" => emit::run(&args, io),
+                    "check" => check::run(&args, io),
+                    "decode" => decode::decode(&args, io),
+                    "validate" => decode::validate(&args, io),
+                    "coverage" => coverage::run(&args, io),
+                    "bench" => bench::run(&args, io),
+                    _ => providers(io),
+                }
+            }
             Err(message) => usage_error(io, &message),
         },
         other => usage_error(io, &format!("unknown command `{other}`")),

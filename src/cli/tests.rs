@@ -212,10 +212,7 @@ fn ok_reshape_round_trip() {
     let sent = &v["body"]["response_format"]["json_schema"]["schema"];
     assert_eq!(sent["required"], serde_json::json!(["a", "b"]));
     assert_eq!(sent["properties"]["b"], serde_json::json!({"anyOf": [{"type": "integer"}, {"type": "null"}]}));
-    assert!(
-        o.out.contains("reshape: optional b sent as required and nullable"),
-        "the output says which rewrites applied"
-    );
+    assert!(o.out.contains("reshape: optional b sent required and nullable"), "the output says which rewrites applied");
 
     let dir = std::env::temp_dir().join(format!("schemacast-reshape-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -350,4 +347,80 @@ fn ok_decode_stream_prints_partials_then_the_answer() {
     assert_eq!(o.code, 1);
     assert!(o.err.starts_with("early error: schema_violation: at /s: no `enum` member starts with \"x\""), "{}", o.err);
     assert!(o.err.contains("error: schema_violation"), "{}", o.err);
+}
+
+#[test]
+fn ok_resources_between_files_of_one_folder() {
+    let doc = "fixtures/resources/documents/common.json";
+    let root = "fixtures/resources/relative-reference.json";
+    let o = cli(&["emit", "-p", "gemini", "--resource", doc, root], "");
+    assert_eq!(o.code, 0, "{}", o.err);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    let home = &v["body"]["generationConfig"]["responseSchema"]["properties"]["home"];
+    assert_eq!(home["type"], "STRING", "the referenced document is inlined: {}", v["body"]);
+    assert!(!v["body"].to_string().contains("file://"), "no URI reaches the provider: {}", v["body"]);
+    let notes = v["notes"].to_string();
+    assert!(
+        notes.contains("documents/common.json#/definitions/path/pattern"),
+        "notes point into the document: {notes}"
+    );
+    let by_id = cli(
+        &[
+            "emit",
+            "-p",
+            "openai",
+            "--resource",
+            "fixtures/resources/documents/money.json",
+            "fixtures/resources/reference-by-id.json",
+        ],
+        "",
+    );
+    assert_eq!(by_id.code, 0, "registered under its `$id` too: {}", by_id.err);
+    let missing = cli(&["emit", "-p", "openai", root], "");
+    assert_eq!(missing.code, 1);
+    assert!(missing.err.contains("not supplied"), "{}", missing.err);
+}
+
+#[test]
+fn err_resource_not_json() {
+    let o = cli(&["emit", "-p", "openai", "--resource", "README.md", "fixtures/resources/relative-reference.json"], "");
+    assert_eq!(o.code, 1, "{}", o.err);
+    assert!(o.err.contains("invalid_json") && o.err.contains("README.md"), "{}", o.err);
+    let o = cli(&["emit", "-p", "openai", "--resource", "no-such-file.json", "-"], "{}");
+    assert_eq!(o.code, 2, "{}", o.err);
+}
+
+#[test]
+fn ok_draft_flag_reads_schemas_without_schema_uri() {
+    let tuple = r#"{"type": "array", "items": [{"type": "string"}], "additionalItems": false}"#;
+    let o = cli(&["emit", "-p", "vllm", "--draft", "7", "-"], tuple);
+    assert_eq!(o.code, 0, "{}", o.err);
+    let o = cli(&["emit", "-p", "vllm", "-"], tuple);
+    assert_eq!(o.code, 1, "an `items` array is not a 2020-12 schema: {}", o.err);
+    let o = cli(&["emit", "-p", "vllm", "--draft", "5", "-"], tuple);
+    assert_eq!(o.code, 2, "{}", o.err);
+}
+
+#[test]
+fn ok_projection_switches() {
+    let tagged = r#"{"type": "object", "properties": {"pet": {"oneOf": [
+        {"type": "object", "properties": {"kind": {"const": "cat"}, "meows": {"type": "boolean"}}, "required": ["kind", "meows"]},
+        {"type": "object", "properties": {"kind": {"const": "dog"}, "barks": {"type": "boolean"}}, "required": ["kind", "barks"]}]},
+        "n": {"type": "integer", "default": 1}}, "required": ["pet"], "additionalProperties": false}"#;
+    let on = cli(&["emit", "-p", "openai", "-"], tagged);
+    let v: Value = serde_json::from_str(&on.out).expect("JSON");
+    assert_eq!(v["enforcement"], "exact", "{}", on.out);
+    let required = &v["body"]["response_format"]["json_schema"]["schema"]["required"];
+    assert_eq!(required, &serde_json::json!(["pet", "n"]), "the defaulted `n` is sent required");
+    let off = cli(&["emit", "-p", "openai", "--no-default-filling", "-"], tagged);
+    let v: Value = serde_json::from_str(&off.out).expect("JSON");
+    assert_eq!(v["enforcement"], "json", "without filling, `n` stays optional: {}", off.out);
+    let off = cli(
+        &["emit", "-p", "openai", "--no-union-closing", "-"],
+        r#"{"type": "object", "properties": {"pet": {"anyOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}]}}, "required": ["pet"]}"#,
+    );
+    let v: Value = serde_json::from_str(&off.out).expect("JSON");
+    assert_eq!(v["enforcement"], "json", "each branch would need the other's keys: {}", off.out);
 }

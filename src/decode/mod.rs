@@ -138,6 +138,14 @@ pub enum DecodeError {
     /// The schema itself did not pass preflight.
     #[error("{0}")]
     Schema(Error),
+    /// A map sent as `{"key", "value"}` pairs (reshape) repeats a key.
+    #[error("at {pointer}: the key {key:?} is repeated in the pairs that carry a map")]
+    RepeatedKey {
+        /// JSON Pointer into the answer as sent: the pair that repeats the key.
+        pointer: String,
+        /// The repeated key.
+        key: String,
+    },
 }
 
 impl DecodeError {
@@ -152,6 +160,7 @@ impl DecodeError {
             DecodeError::NotJson { .. } => "not_json",
             DecodeError::Invalid { .. } => "schema_violation",
             DecodeError::Schema(e) => e.kind().as_str(),
+            DecodeError::RepeatedKey { .. } => "repeated_key",
         }
     }
 }
@@ -200,12 +209,12 @@ pub(crate) fn violations(validator: &jsonschema::Validator, value: &Value) -> Ve
     out
 }
 
-/// The whole decode: extract, unwrap, parse, validate.
+/// The whole decode: extract, unwrap, parse, undo the reshape, validate.
 pub(crate) fn decode(
     envelope: Envelope,
     tool: Option<&str>,
     validator: Option<&jsonschema::Validator>,
-    reshape: Option<&Value>,
+    reshape: Option<(&Value, crate::reshape::Accepts<'_>)>,
     body: &Value,
 ) -> Result<Answer, DecodeError> {
     let (raw, finish) = extract(envelope, tool, body)?;
@@ -214,7 +223,7 @@ pub(crate) fn decode(
         Raw::Text(t) => parse_text(&t)?,
     };
     let value = match reshape {
-        Some(ann) => crate::reshape::inverse(value, ann),
+        Some((ann, accepts)) => crate::reshape::inverse(value, ann, accepts)?,
         None => value,
     };
     validated(value, finish, validator)

@@ -40,6 +40,11 @@ pub(crate) static STRICT_RULES: Rules = Rules {
     root_unions: false,
     integral_bounds: false,
     refs: false,
+    fill_defaults: true,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
 
 /// Most optional properties across all strict schemas of a request.
@@ -98,6 +103,11 @@ pub(crate) static RULES: Rules = Rules {
     root_unions: false,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
 
 pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>, opts: &Options) {
@@ -174,14 +184,14 @@ fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Note> {
         ));
     }
     let rules = if objects_only { &STRICT_RULES } else { &STRICT_RULES_WRAPPED };
-    let lowered = lower::lower(doc, rules, opts.closed_world, opts.assert_formats).map_err(|f| f.0)?;
+    let lowered = lower::lower(doc, rules, lower::Settings::of(opts, true)).map_err(|f| f.0)?;
     let mut notes = lowered.notes;
     let mut exact = lowered.exact;
-    let mut schema = lowered.schema;
-    cap_min_items(&mut schema, "", &mut notes, &mut exact);
-    let mut annotated = None;
-    if objects_only {
-        if schema.get("type") != Some(&json!("object")) {
+    let mut ann = lowered.schema;
+    cap_min_items(&mut ann, "", &mut notes, &mut exact);
+    exact &= !crate::reshape::disambiguate(&mut ann, &mut notes);
+    if ann.get("type") != Some(&json!("object")) {
+        if !opts.reshape {
             return Err(Note::new(
                 "",
                 "type",
@@ -189,11 +199,10 @@ fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Note> {
                 "the root does not lower to one object schema, which Claude's strict schemas need",
             ));
         }
-    } else {
-        let (sent, ann) = crate::reshape::wrap(schema.clone(), schema, &mut notes);
-        schema = sent;
-        annotated = Some(ann);
+        ann = crate::reshape::wrap(ann, &mut notes);
     }
+    let schema = lower::strip(&ann);
+    let annotated = crate::reshape::has_markers(&ann).then_some(ann);
     let (optional, unions) = complexity(&schema);
     if optional > MAX_OPTIONAL {
         return Err(Note::new(
@@ -349,7 +358,7 @@ fn send_strict(
 
 fn tool_schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
     if !analysis::accepts_only_objects(doc, doc.root) && opts.reshape {
-        let inner = match lower::lower(doc, &RULES_WRAPPED, opts.closed_world, opts.assert_formats) {
+        let inner = match lower::lower(doc, &RULES_WRAPPED, lower::Settings::of(opts, false)) {
             Ok(lowered) => {
                 em.notes.extend(lowered.notes);
                 lowered.schema
@@ -359,7 +368,8 @@ fn tool_schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Optio
                 json!({})
             }
         };
-        let (sent, annotated) = crate::reshape::wrap(inner.clone(), inner, &mut em.notes);
+        let annotated = crate::reshape::wrap(inner, &mut em.notes);
+        let sent = lower::strip(&annotated);
         em.reshape = Some(annotated);
         forced_tool(em, profile, sent, None, false);
         return;
@@ -372,7 +382,7 @@ fn tool_schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Optio
         return;
     }
     let description = doc.root.get("description").and_then(Value::as_str).map(str::to_owned);
-    match lower::lower(doc, &RULES, opts.closed_world, opts.assert_formats) {
+    match lower::lower(doc, &RULES, lower::Settings::of(opts, false)) {
         Ok(lowered) => {
             em.notes.extend(lowered.notes);
             let mut input = lowered.schema;

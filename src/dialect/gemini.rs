@@ -35,6 +35,11 @@ pub(crate) static RESPONSE_SCHEMA: Rules = Rules {
     root_unions: true,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
 
 /// What `responseJsonSchema` expresses (`providers.md` §4.3). Keywords the model
@@ -53,6 +58,11 @@ pub(crate) static RESPONSE_JSON_SCHEMA: Rules = Rules {
     root_unions: true,
     integral_bounds: false,
     refs: false,
+    fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
 };
 
 const MIME: &str = "application/json";
@@ -72,7 +82,9 @@ pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
         GeminiDialect::ResponseSchema => (&RESPONSE_SCHEMA, "responseSchema"),
         GeminiDialect::JsonSchema => (&RESPONSE_JSON_SCHEMA, "responseJsonSchema"),
     };
-    let lowered = lower::lower(doc, rules, opts.closed_world, opts.assert_formats).and_then(|l| {
+    // `--reshape` carries maps as pairs, and what `responseSchema` cannot say as JSON text.
+    let reshape = opts.gemini_dialect == GeminiDialect::ResponseSchema;
+    let lowered = lower::lower(doc, rules, lower::Settings::of(opts, reshape)).and_then(|l| {
         // A root that constrains nothing is not worth sending.
         let unconstrained = l.schema.as_object().is_some_and(|m| m.keys().all(|k| k == "title" || k == "description"));
         if unconstrained {
@@ -82,10 +94,14 @@ pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
         }
     });
     match lowered {
-        Ok(lowered) => {
+        Ok(mut lowered) => {
+            if crate::reshape::has_markers(&lowered.schema) {
+                lowered.exact &= !crate::reshape::disambiguate(&mut lowered.schema, &mut lowered.notes);
+                em.reshape = Some(lowered.schema.clone());
+            }
             em.notes.extend(lowered.notes);
             let native = match opts.gemini_dialect {
-                GeminiDialect::ResponseSchema => to_openapi(&lowered.schema),
+                GeminiDialect::ResponseSchema => to_openapi(&lower::strip(&lowered.schema)),
                 GeminiDialect::JsonSchema => {
                     let mut s = lowered.schema;
                     with_ordering(&mut s);

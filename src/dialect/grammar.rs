@@ -44,7 +44,7 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
         prompt_only(em, profile);
         return;
     }
-    let lowered = lower::lower(doc, grammar.rules, opts.closed_world, opts.assert_formats).and_then(|l| {
+    let lowered = lower::lower(doc, grammar.rules, lower::Settings::of(opts, false)).and_then(|l| {
         let object_typed = l.schema.get("type") == Some(&json!("object")) || l.schema.get("anyOf").is_some();
         if grammar.object_root && !object_typed {
             return Err(lower::Fail::new("", "type", "the root does not lower to an object schema"));
@@ -58,7 +58,7 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
             if !grammar.type_arrays {
                 lower::split_type_arrays(&mut native, false);
             }
-            defuse(&mut native, grammar.type_arrays);
+            defuse(&mut native, grammar.type_arrays, grammar.array_items);
             em.body = envelope::schema_fragment(profile, &opts.name, native);
             em.enforcement = if lowered.exact { Enforcement::Exact } else { Enforcement::Widened };
         }
@@ -96,30 +96,42 @@ fn prompt_only(em: &mut Emission, profile: &Profile) {
 }
 
 /// Gives every node that says nothing about its type an explicit union of all
-/// types (and an open object), so no engine reads it as "any object" or
-/// rejects an empty schema.
-fn defuse(v: &mut Value, type_array: bool) {
+/// types (its object copy open), so no engine reads it as "any object" or
+/// rejects an empty schema; where the engine takes no type arrays the union is
+/// an `anyOf`, each branch with its type's keywords. With `array_items`, every
+/// node that may be an array spells `items`.
+fn defuse(v: &mut Value, type_array: bool, array_items: bool) {
     let Value::Object(out) = v else { return };
-    lower::for_each_child_mut(out, &mut |c| defuse(c, type_array));
+    lower::for_each_child_mut(out, &mut |c| defuse(c, type_array, array_items));
     let typed = ["type", "anyOf", "enum", "const", "$ref"].iter().any(|k| out.contains_key(*k));
     if !typed {
-        if type_array {
-            out.insert("type".to_owned(), json!(ANY_TYPE));
-            // The object copy must stay open, whatever the reader's default.
-            out.entry("additionalProperties").or_insert(Value::Bool(true));
-        } else {
-            let branches: Vec<Value> = ANY_TYPE
-                .iter()
-                .map(|t| {
-                    let mut b = serde_json::Map::new();
-                    b.insert("type".to_owned(), Value::String((*t).to_owned()));
-                    if *t == "object" {
-                        b.insert("additionalProperties".to_owned(), Value::Bool(true));
-                    }
-                    Value::Object(b)
-                })
-                .collect();
-            out.insert("anyOf".to_owned(), Value::Array(branches));
+        out.insert("type".to_owned(), json!(ANY_TYPE));
+        // The object copy must stay open, whatever the reader's default.
+        out.entry("additionalProperties").or_insert(Value::Bool(true));
+        if !type_array {
+            // One branch per type, each with its own keywords (no type arrays here).
+            lower::split_type_arrays(v, false);
+            if let Some(Value::Array(branches)) = v.get_mut("anyOf") {
+                for b in branches {
+                    spell_items(b, array_items);
+                }
+            }
+            return;
         }
+    }
+    spell_items(v, array_items);
+}
+
+/// Adds `items: {}` to a node that may be an array and says nothing of its
+/// elements (`{}` is any value to the engines that need it).
+fn spell_items(v: &mut Value, array_items: bool) {
+    let Value::Object(out) = v else { return };
+    let may_be_array = match out.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
+        _ => false,
+    };
+    if array_items && may_be_array && !out.contains_key("items") && !out.contains_key("prefixItems") {
+        out.insert("items".to_owned(), Value::Object(serde_json::Map::new()));
     }
 }

@@ -121,7 +121,7 @@ fn fallback_known(em: &mut Emission, profile: &Profile, objects_only: bool) {
 }
 
 /// The lowering rules of a strict mode: what its subset expresses.
-fn lowering_rules(rules: &StrictRules, reshape: bool) -> Rules {
+fn lowering_rules(rules: &StrictRules) -> Rules {
     Rules {
         keywords: rules.keywords,
         annotations: rules.annotations,
@@ -135,10 +135,14 @@ fn lowering_rules(rules: &StrictRules, reshape: bool) -> Rules {
         arrays_without_items: false,
         root_unions: true,
         integral_bounds: false,
-        // Strict mode resolves `$defs` (and recursion) where the rules say so. The
-        // reshape inverse walks an inlined schema, so references are inlined when
-        // reshaping.
-        refs: rules.refs && !reshape,
+        // Strict mode resolves `$defs` (and recursion) where the rules say so;
+        // the reshape inverse follows references too.
+        refs: rules.refs,
+        fill_defaults: true,
+        prefer_closed: false,
+        open_with_properties: true,
+        max_optional: usize::MAX,
+        reserved_names: &[],
     }
 }
 
@@ -149,21 +153,21 @@ fn lowering_rules(rules: &StrictRules, reshape: bool) -> Rules {
 type Rewritten = (serde_json::Value, bool, Vec<Note>, Option<serde_json::Value>);
 
 fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Note> {
-    let lowered = lower::lower(doc, &lowering_rules(rules, opts.reshape), opts.closed_world, opts.assert_formats)
-        .map_err(|f| f.0)?;
-    let mut schema = lowered.schema;
-    lower::split_type_arrays(&mut schema, rules.type_arrays);
+    let lowered = lower::lower(doc, &lowering_rules(rules), lower::Settings::of(opts, true)).map_err(|f| f.0)?;
+    let mut ann = lowered.schema;
+    lower::split_type_arrays(&mut ann, rules.type_arrays);
     let mut reshape_notes = Vec::new();
-    let mut annotated = None;
+    let mut exact = lowered.exact;
     if opts.reshape {
-        let (mut sent, mut ann) = reshape::optionals(&schema, "", &mut reshape_notes)?;
-        if sent.get("type") != Some(&json!("object")) {
-            (sent, ann) = reshape::wrap(sent, ann, &mut reshape_notes);
+        reshape::optionals(&mut ann, &mut reshape_notes);
+        exact &= !reshape::disambiguate(&mut ann, &mut reshape_notes);
+        if ann.get("type") != Some(&json!("object")) {
+            ann = reshape::wrap(ann, &mut reshape_notes);
         }
-        schema = sent;
-        annotated = Some(ann);
     }
-    let out_doc = Doc { root: &schema, draft: crate::vocab::Draft::Draft202012, refs_resolvable: true };
+    let schema = if opts.reshape { lower::strip(&ann) } else { ann.clone() };
+    let annotated = reshape::has_markers(&ann).then_some(ann);
+    let out_doc = Doc { root: &schema };
     match strict::qualify_fast(&out_doc, &schema, rules, opts.assert_formats) {
         Verdict::Qualifies { schema, .. } => {
             let mut notes = lowered.notes;
@@ -174,7 +178,7 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritt
                 Action::Rewritten,
                 "rewritten into the strict subset (see the notes above for each keyword)",
             ));
-            Ok((schema, lowered.exact, notes, annotated))
+            Ok((schema, exact, notes, annotated))
         }
         Verdict::OverLimits => {
             Err(Note::new("", "", Action::Degraded, "even rewritten, the schema exceeds the strict limits"))

@@ -160,7 +160,7 @@ impl Qualifier<'_, '_> {
         let mut kept: Vec<&str> = Vec::new();
         for (keyword, value) in map {
             let kw = keyword.as_str();
-            if vocab::slot(self.doc.draft, kw).is_none() {
+            if vocab::slot(kw).is_none() {
                 continue; // unknown keyword: an annotation, noted by preflight
             }
             if kw == "$defs" && is_root {
@@ -248,7 +248,7 @@ impl Qualifier<'_, '_> {
                     && !name.contains('~')
                     && !name.contains('%')
             });
-        if !self.doc.refs_resolvable || !target_ok {
+        if !target_ok {
             self.fail(
                 &here,
                 "$ref",
@@ -542,12 +542,11 @@ impl Depth<'_, '_> {
 mod tests {
     use super::*;
     use crate::profile::OPENAI_STRICT;
-    use crate::vocab::Draft;
     use serde_json::json;
 
     #[track_caller]
     fn check(schema: Value) -> Result<Value, Vec<String>> {
-        let doc = Doc { root: &schema, draft: Draft::Draft202012, refs_resolvable: true };
+        let doc = Doc { root: &schema };
         match qualify(&doc, &schema, &OPENAI_STRICT, true) {
             Verdict::Qualifies { schema, .. } => Ok(schema),
             Verdict::Fails(notes) => Err(notes.iter().map(|n| format!("{}|{}", n.pointer, n.keyword)).collect()),

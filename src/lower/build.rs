@@ -6,7 +6,6 @@ use super::{Fail, Literals, Lowerer, MAX_BRANCHES, PatternRule};
 use crate::closure::{self, Gathered, Src};
 use crate::emission::Action;
 use crate::pattern;
-use crate::vocab::Draft;
 use serde_json::{Map, Number, Value};
 use std::collections::HashSet;
 
@@ -16,7 +15,7 @@ const EXACT_INT: f64 = 9_007_199_254_740_992.0;
 impl<'d> Lowerer<'_, 'd> {
     pub(crate) fn build(&mut self, mut f: Facts<'d>, pi: &[Src<'d>], at: &str) -> Result<Value, Fail> {
         if let Some(p) = &f.never {
-            return Err(Fail::new(p, "", "a `false` schema accepts no value"));
+            return Err(Fail::empty(p, "", "a `false` schema accepts no value"));
         }
         if !f.unions.is_empty() && self.nesting == 1 && !self.rules.root_unions {
             for (kw, p, _) in std::mem::take(&mut f.unions) {
@@ -35,14 +34,14 @@ impl<'d> Lowerer<'_, 'd> {
         }
         let mut types = f.types;
         if types.is_empty() {
-            return Err(Fail::new(at, "type", "no type is allowed here: the schema accepts no value"));
+            return Err(Fail::empty(at, "type", "no type is allowed here: the schema accepts no value"));
         }
         let mut literals = None;
         let mut null_branch = false;
         if let Some(lits) = f.literals.take() {
             let lits: Vec<Value> = lits.into_iter().filter(|l| types.admits(l)).collect();
             if lits.is_empty() {
-                return Err(Fail::new(
+                return Err(Fail::empty(
                     &f.literal_at,
                     "enum",
                     "no literal fits the other constraints: accepts no value",
@@ -92,7 +91,13 @@ impl<'d> Lowerer<'_, 'd> {
             self.arrays(&f, pi, at, &mut out)?;
         }
         if types.object && (!untyped || has_object_facts(&f)) {
+            if types == TypeSet::object_only() && self.encodings && !self.rules.maps && is_pure_map(&f) {
+                return self.pairs(&f, pi, at, out);
+            }
             self.objects(&f, pi, at, &mut out)?;
+        }
+        if self.encodings && out.contains_key("properties") {
+            out.insert(super::AT.to_owned(), Value::String(at.to_owned()));
         }
         let node = Value::Object(out);
         if null_branch {
@@ -127,31 +132,50 @@ impl<'d> Lowerer<'_, 'd> {
                 );
             }
         }
-        let mut combos: Vec<Facts<'d>> = vec![f];
+        // Each combination remembers which branch of each union it took: its
+        // objects close to the keys of those branches (unions close by branch).
+        let mut combos: Vec<(Facts<'d>, Vec<(String, usize)>)> = vec![(f, Vec::new())];
         for (kw, p, branches) in used {
             if kw == "oneOf" && branches.len() > 1 {
-                self.widen(
-                    &p,
-                    kw,
-                    Action::Rewritten,
-                    "read as `anyOf` (widening: an answer matching several branches is not excluded)",
-                );
+                if closure::disjoint(self.doc, &branches) {
+                    self.note(
+                        &p,
+                        kw,
+                        Action::Rewritten,
+                        "read as `anyOf`: its branches are disjoint (distinct types, or distinct literals of a required key), so no answer matches two of them",
+                    );
+                } else {
+                    self.widen(
+                        &p,
+                        kw,
+                        Action::Rewritten,
+                        "read as `anyOf` (widening: an answer matching several branches is not excluded)",
+                    );
+                }
             }
             let mut next = Vec::with_capacity(combos.len() * branches.len());
-            for c in &combos {
-                for b in &branches {
+            for (c, chosen) in &combos {
+                for (i, b) in branches.iter().enumerate() {
                     let bf = self.facts(std::slice::from_ref(b), &b.1)?;
-                    next.push(conjoin(c, bf));
+                    let mut chosen = chosen.clone();
+                    chosen.push((p.clone(), i));
+                    next.push((conjoin(c, bf), chosen));
                 }
             }
             combos = next;
         }
         let mut outs: Vec<Value> = Vec::with_capacity(combos.len());
-        for c in combos {
+        let outer = self.choices.clone();
+        for (c, chosen) in combos {
             if c.never.is_some() || c.types.is_empty() {
                 continue; // a branch that accepts nothing adds nothing
             }
-            let v = self.build(c, pi, at)?;
+            if self.readings.by_branch {
+                self.choices = outer.iter().cloned().chain(chosen).collect();
+            }
+            let v = self.build(c, pi, at);
+            self.choices.clone_from(&outer);
+            let v = v?;
             match v {
                 Value::Object(m) if m.len() == 1 && m.contains_key("anyOf") => {
                     if let Some(Value::Array(inner)) = m.get("anyOf") {
@@ -168,7 +192,7 @@ impl<'d> Lowerer<'_, 'd> {
             }
         }
         let mut node = match unique.len() {
-            0 => return Err(Fail::new(at, "anyOf", "no branch accepts a value")),
+            0 => return Err(Fail::empty(at, "anyOf", "no branch accepts a value")),
             1 => unique.pop().unwrap_or(Value::Null),
             _ => any_of(unique),
         };
@@ -192,6 +216,20 @@ impl<'d> Lowerer<'_, 'd> {
             Literals::Strings => v.is_string(),
         };
         let kinds = self.rules.literals;
+        let reserved = self.rules.reserved_names;
+        if !reserved.is_empty() && lits.iter().any(|l| holds_key(l, reserved)) {
+            let keyword = if at.ends_with("/const") { "const" } else { "enum" };
+            self.widen(
+                at,
+                keyword,
+                Action::Dropped,
+                format!(
+                    "a literal holds a key the grammar converter misreads ({}): dropped whole, keeping only its types (widening)",
+                    reserved.join(", ")
+                ),
+            );
+            return (None, false);
+        }
         if lits.iter().all(|v| fits(v, kinds)) {
             return (Some(lits), false);
         }
@@ -290,6 +328,14 @@ impl<'d> Lowerer<'_, 'd> {
                 ),
                 PatternRule::Drop => {
                     self.widen(p, "pattern", Action::Dropped, "not supported by the dialect: dropped (widening)");
+                }
+                PatternRule::Grammar if pattern::for_grammar(pat).is_some_and(|g| !pattern::json_text_safe(&g)) => {
+                    self.widen(
+                        p,
+                        "pattern",
+                        Action::Dropped,
+                        "the grammar engine matches the pattern against the string as written in JSON, escapes included, so strings holding a quote, a backslash or a control character (which this pattern allows) could not be produced: dropped (widening)",
+                    );
                 }
                 PatternRule::Grammar => match pattern::for_grammar(pat) {
                     Some(g) if g == *pat => {
@@ -429,8 +475,7 @@ impl<'d> Lowerer<'_, 'd> {
     }
 
     fn arrays(&mut self, f: &Facts<'d>, pi: &[Src<'d>], at: &str, out: &mut Map<String, Value>) -> Result<(), Fail> {
-        let draft = self.doc.draft;
-        let prefix_kw = if draft == Draft::Draft202012 { "prefixItems" } else { "items" };
+        let prefix_kw = "prefixItems";
         // Per node: its prefix list and its rest schema (None = any element).
         let mut prefixes: Vec<Vec<Src<'d>>> = Vec::new();
         let mut rests: Vec<Option<Src<'d>>> = Vec::new();
@@ -443,17 +488,12 @@ impl<'d> Lowerer<'_, 'd> {
                     .collect(),
                 _ => Vec::new(),
             };
-            let rest_kw = if draft != Draft::Draft202012 && map.get("items").is_some_and(Value::is_array) {
-                "additionalItems"
-            } else {
-                "items"
-            };
-            let rest = map.get(rest_kw).filter(|v| !v.is_array()).map(|v| (v, crate::pointer::push(p, rest_kw)));
+            let rest = map.get("items").map(|v| (v, crate::pointer::push(p, "items")));
             prefixes.push(prefix);
             rests.push(rest);
         }
         let width = prefixes.iter().map(Vec::len).max().unwrap_or(0);
-        let gathered = closure::gather(self.doc, pi);
+        let gathered = closure::gather_with(self.doc, pi, &self.choices);
         // Element count bound from nodes whose rest is `false`.
         let mut max_from_tuple: Option<(u64, String)> = None;
         for (i, r) in rests.iter().enumerate() {
@@ -463,6 +503,14 @@ impl<'d> Lowerer<'_, 'd> {
                     max_from_tuple = Some((n, p.clone()));
                 }
             }
+        }
+        // A tuple closed by `maxItems` (Pydantic's fixed-length tuples) takes no
+        // element beyond its positions, whatever `items` says.
+        if let Some((m, p)) = &f.max_items
+            && usize::try_from(*m).is_ok_and(|m| m <= width)
+            && max_from_tuple.as_ref().is_none_or(|(t, _)| m < t)
+        {
+            max_from_tuple = Some((*m, p.clone()));
         }
         let mut positions: Vec<Value> = Vec::with_capacity(width);
         let limit = max_from_tuple.as_ref().map_or(width, |(m, _)| width.min(*m as usize));
@@ -475,7 +523,7 @@ impl<'d> Lowerer<'_, 'd> {
                 }
             }
             let here = srcs.first().map_or_else(|| at.to_owned(), |s| s.1.clone());
-            positions.push(self.location(&srcs, &gathered.for_index(draft, Some(i)), &here)?);
+            positions.push(self.location(&srcs, &gathered.for_index(Some(i)), &here)?);
         }
         let rest_srcs: Vec<Src<'d>> = rests.iter().flatten().cloned().collect();
         let rest_forbidden = max_from_tuple.is_some();
@@ -484,7 +532,7 @@ impl<'d> Lowerer<'_, 'd> {
             None
         } else {
             let here = rest_srcs[0].1.clone();
-            Some(self.location(&rest_srcs, &gathered.for_index(draft, None), &here)?)
+            Some(self.location(&rest_srcs, &gathered.for_index(None), &here)?)
         };
         let mut max_items = f.max_items.clone();
         if let Some((n, p)) = &max_from_tuple
@@ -569,13 +617,31 @@ impl<'d> Lowerer<'_, 'd> {
     }
 
     fn objects(&mut self, f: &Facts<'d>, pi: &[Src<'d>], at: &str, out: &mut Map<String, Value>) -> Result<(), Fail> {
-        let gathered = closure::gather(self.doc, pi);
+        let gathered = closure::gather_with(self.doc, pi, &self.choices);
+        if let Some((name, _)) = f.properties.iter().find(|(n, _)| self.rules.reserved_names.contains(&n.as_str())) {
+            return Err(Fail::new(
+                at,
+                "properties",
+                format!(
+                    "a property named `{name}`: the grammar converter reads that key as one of its own and fails or drops it"
+                ),
+            ));
+        }
         let mut props = Map::new();
         let mut forbidden: HashSet<&str> = HashSet::new();
         for (name, srcs) in &f.properties {
+            // An `additionalProperties` schema applies to every key its own node
+            // does not declare, even when another merged part declares it.
+            let mut srcs = srcs.clone();
+            for (a, declared) in f.additional.iter().zip(&f.additional_declared) {
+                if !declared.contains(name) {
+                    srcs.push(a.clone());
+                }
+            }
+            let srcs = &srcs;
             if let Some((_, p)) = srcs.iter().find(|(s, _)| **s == Value::Bool(false)) {
                 if f.required.contains(name) {
-                    return Err(Fail::new(
+                    return Err(Fail::empty(
                         p,
                         "properties",
                         "a required property whose schema is `false`: accepts no value",
@@ -613,23 +679,62 @@ impl<'d> Lowerer<'_, 'd> {
                 }
             }
         }
-        let required: Vec<String> = f.required.clone();
+        let mut required: Vec<String> = f.required.clone();
+        if self.rules.fill_defaults && self.readings.fill {
+            let filled: Vec<String> = props
+                .keys()
+                .filter(|k| !required.contains(*k) && gathered.fillable(self.doc, k).is_some())
+                .cloned()
+                .collect();
+            if !filled.is_empty() {
+                self.note(
+                    at,
+                    "required",
+                    Action::Rewritten,
+                    format!(
+                        "{} sent required: each has a default its schema accepts, and an absent property means its default (the projection fills it in)",
+                        filled.join(", ")
+                    ),
+                );
+                required.extend(filled);
+            }
+        }
+        let optional = props.keys().filter(|k| !required.contains(*k)).count();
+        if optional > self.rules.max_optional {
+            return Err(Fail::new(
+                at,
+                "required",
+                format!(
+                    "{optional} optional properties: the grammar grows with every optional key, beyond {} it takes too long to build",
+                    self.rules.max_optional
+                ),
+            ));
+        }
         if let Some((cat, allowed)) = &closed {
             let allowed: HashSet<&str> = allowed.iter().map(String::as_str).collect();
             if let Some(r) = required.iter().find(|r| !props.contains_key(r.as_str()) && !allowed.contains(r.as_str()))
             {
-                return Err(Fail::new(
+                return Err(Fail::empty(
                     at,
                     "required",
                     format!("`{r}` is required but the object forbids it: accepts no value"),
                 ));
             }
-            if props.keys().any(|k| !allowed.contains(k.as_str())) {
-                self.widen(
+            // A key one part declares but another part closes out is never valid:
+            // it is left out (exact).
+            let outside: Vec<String> = props.keys().filter(|k| !allowed.contains(k.as_str())).cloned().collect();
+            if !outside.is_empty() {
+                for k in &outside {
+                    props.shift_remove(k);
+                }
+                self.note(
                     cat,
                     "additionalProperties",
                     Action::Rewritten,
-                    "closed to the union of the merged properties (widening)",
+                    format!(
+                        "{} declared by one part but closed out by another: never valid, so not sent",
+                        outside.join(", ")
+                    ),
                 );
             }
             if props.is_empty() && !self.rules.empty_objects {
@@ -650,6 +755,22 @@ impl<'d> Lowerer<'_, 'd> {
             }
             return Ok(());
         }
+        if !forbidden.is_empty()
+            && (self.rules.open_objects || !additional.is_empty())
+            && !self.closes_here(&gathered, &props, &forbidden)
+        {
+            let mut names: Vec<&str> = forbidden.iter().copied().collect();
+            names.sort_unstable();
+            self.widen(
+                at,
+                "properties",
+                Action::Dropped,
+                format!(
+                    "{} must be absent (schema `false`), which an object open to other keys cannot say: not enforced (widening)",
+                    names.join(", ")
+                ),
+            );
+        }
         if !additional.is_empty() {
             if !self.rules.maps {
                 return Err(Fail::new(
@@ -660,7 +781,12 @@ impl<'d> Lowerer<'_, 'd> {
             }
             let here = additional[0].1.clone();
             let v = self.location(additional, &undeclared(&gathered), &here)?;
-            add_missing_required(&mut props, &required);
+            // A required key no node declares is held by the map's value schema.
+            for r in &required {
+                if !props.contains_key(r) {
+                    props.insert(r.clone(), v.clone());
+                }
+            }
             out.insert("properties".to_owned(), Value::Object(props));
             if !required.is_empty() {
                 out.insert("required".to_owned(), strings(&required));
@@ -668,7 +794,20 @@ impl<'d> Lowerer<'_, 'd> {
             out.insert("additionalProperties".to_owned(), v);
             return Ok(());
         }
-        if self.rules.open_objects {
+        if self.rules.open_objects && !self.closes_here(&gathered, &props, &forbidden) {
+            if !self.rules.open_with_properties && !props.is_empty() {
+                // The converter cannot keep such an object open to every key
+                // (it refuses undeclared keys that prefix declared names): the
+                // object is sent open, without its properties.
+                self.widen(
+                    at,
+                    "properties",
+                    Action::Dropped,
+                    "an open object with declared properties: sent as an object open to any key, without them (widening)",
+                );
+                out.insert("additionalProperties".to_owned(), Value::Bool(true));
+                return Ok(());
+            }
             add_missing_required(&mut props, &required);
             if !props.is_empty() || self.rules.empty_objects {
                 out.insert("properties".to_owned(), Value::Object(props));
@@ -681,7 +820,7 @@ impl<'d> Lowerer<'_, 'd> {
         }
         // The dialect closes every object: only a closable object may be sent, and
         // it must declare every key the projection keeps.
-        if !self.closed_world {
+        if !self.readings.close {
             return Err(Fail::new(
                 at,
                 "additionalProperties",
@@ -719,6 +858,82 @@ impl<'d> Lowerer<'_, 'd> {
         );
         finish_closed(out, props, &required);
         Ok(())
+    }
+}
+
+/// Keys no node declares, constrained only by `additionalProperties` schemas.
+fn is_pure_map(f: &Facts<'_>) -> bool {
+    !f.additional.is_empty()
+        && f.properties.is_empty()
+        && f.required.is_empty()
+        && f.pattern_properties.is_none()
+        && f.closed_at.is_none()
+}
+
+impl<'d> Lowerer<'_, 'd> {
+    /// A map sent as an array of `{"key", "value"}` pairs (reshape): `decode`
+    /// rebuilds the object, and a repeated key is a decode error.
+    fn pairs(&mut self, f: &Facts<'d>, pi: &[Src<'d>], at: &str, mut out: Map<String, Value>) -> Result<Value, Fail> {
+        let gathered = closure::gather_with(self.doc, pi, &self.choices);
+        let here = f.additional[0].1.clone();
+        let value = self.location(&f.additional, &undeclared(&gathered), &here)?;
+        self.widen(
+            at,
+            "additionalProperties",
+            Action::Rewritten,
+            "reshape: a map, sent as an array of {\"key\", \"value\"} pairs; decode rebuilds the object and reports a repeated key (widening: the array may repeat a key)",
+        );
+        let mut props = Map::new();
+        let mut key = Map::new();
+        key.insert("type".to_owned(), Value::String("string".to_owned()));
+        props.insert("key".to_owned(), Value::Object(key));
+        props.insert("value".to_owned(), value);
+        let mut item = Map::new();
+        item.insert("type".to_owned(), Value::String("object".to_owned()));
+        finish_closed(&mut item, props, &["key".to_owned(), "value".to_owned()]);
+        out.insert("type".to_owned(), Value::String("array".to_owned()));
+        out.insert("items".to_owned(), Value::Object(item));
+        let counts =
+            [("minProperties", "minItems", &f.min_properties), ("maxProperties", "maxItems", &f.max_properties)];
+        for (from, to, v) in counts {
+            if let Some((n, p)) = v {
+                if self.rules.allows(to) {
+                    out.insert(to.to_owned(), Value::from(*n));
+                } else {
+                    let why =
+                        format!("sent as `{to}` of the pairs, which the dialect does not support: dropped (widening)");
+                    self.widen(p, from, Action::Dropped, why);
+                }
+            }
+        }
+        out.insert(super::PAIRS.to_owned(), Value::Bool(true));
+        Ok(Value::Object(out))
+    }
+}
+
+impl Lowerer<'_, '_> {
+    /// A dialect that can keep objects open still closes a closable one when
+    /// its rules prefer closed objects (engines that read openness badly).
+    fn closes_here(
+        &self,
+        gathered: &closure::Gathered<'_>,
+        props: &Map<String, Value>,
+        forbidden: &HashSet<&str>,
+    ) -> bool {
+        self.rules.prefer_closed
+            && self.readings.close
+            && !props.is_empty()
+            && gathered.is_closable()
+            && gathered.declared().iter().all(|k| props.contains_key(*k) || forbidden.contains(k))
+    }
+}
+
+/// Whether a literal holds one of `keys` as an object key, anywhere.
+fn holds_key(v: &Value, keys: &[&str]) -> bool {
+    match v {
+        Value::Object(m) => m.iter().any(|(k, x)| keys.contains(&k.as_str()) || holds_key(x, keys)),
+        Value::Array(a) => a.iter().any(|x| holds_key(x, keys)),
+        _ => false,
     }
 }
 

@@ -42,6 +42,9 @@ pub(crate) struct Facts<'a> {
     pub(crate) closed_at: Option<(String, Vec<String>)>,
     /// `additionalProperties` schemas (maps), `{}`/`true` excluded.
     pub(crate) additional: Vec<Src<'a>>,
+    /// For each of `additional`, the properties its own node declares: the
+    /// schema applies to every other key, declared elsewhere or not.
+    pub(crate) additional_declared: Vec<Vec<String>>,
     pub(crate) pattern_properties: Option<String>,
     pub(crate) min_properties: Option<(u64, String)>,
     pub(crate) max_properties: Option<(u64, String)>,
@@ -78,6 +81,7 @@ impl Facts<'_> {
             required: Vec::new(),
             closed_at: None,
             additional: Vec::new(),
+            additional_declared: Vec::new(),
             pattern_properties: None,
             min_properties: None,
             max_properties: None,
@@ -157,11 +161,10 @@ impl<'d> Lowerer<'_, 'd> {
         at: &str,
         work: &mut Vec<Src<'d>>,
     ) -> Result<(), Fail> {
-        let draft = self.doc.draft;
         let here = |kw: &str| pointer::push(at, kw);
         for (keyword, value) in map {
             let kw = keyword.as_str();
-            if vocab::slot(draft, kw).is_none() {
+            if vocab::slot(kw).is_none() {
                 continue; // unknown keyword: an annotation (noted by preflight)
             }
             match kw {
@@ -179,9 +182,10 @@ impl<'d> Lowerer<'_, 'd> {
                     f.literals = Some(match f.literals.take() {
                         None => {
                             f.literal_at = here(kw);
-                            dedup(values)
+                            crate::literal::dedup(values)
                         }
-                        Some(prev) => prev.into_iter().filter(|p| values.contains(p)).collect(),
+                        // JSON Schema equality: `1` and `1.0` are one value.
+                        Some(prev) => prev.into_iter().filter(|p| crate::literal::contains(&values, p)).collect(),
                     });
                 }
                 "minLength" => {
@@ -216,7 +220,7 @@ impl<'d> Lowerer<'_, 'd> {
                         f.multiple_of.push((n.clone(), here(kw)));
                     }
                 }
-                "items" | "prefixItems" | "additionalItems" if !f.array_nodes.iter().any(|(_, p)| p == at) => {
+                "items" | "prefixItems" if !f.array_nodes.iter().any(|(_, p)| p == at) => {
                     f.array_nodes.push((map, at.to_owned()));
                 }
                 "minItems" => {
@@ -262,13 +266,17 @@ impl<'d> Lowerer<'_, 'd> {
                             Some(Value::Object(p)) => p.keys().cloned().collect(),
                             _ => Vec::new(),
                         };
-                        if f.closed_at.is_none() {
-                            f.closed_at = Some((here(kw), declared));
-                        }
+                        close(&mut f.closed_at, here(kw), declared);
                     }
                     Value::Bool(true) => {}
                     Value::Object(m) if m.is_empty() => {}
-                    other => f.additional.push((other, here(kw))),
+                    other => {
+                        f.additional.push((other, here(kw)));
+                        f.additional_declared.push(match map.get("properties") {
+                            Some(Value::Object(p)) => p.keys().cloned().collect(),
+                            _ => Vec::new(),
+                        });
+                    }
                 },
                 "patternProperties" => f.pattern_properties = Some(here(kw)),
                 "minProperties" => {
@@ -317,8 +325,32 @@ impl<'d> Lowerer<'_, 'd> {
                         None => return Err(Fail::new(at, "$ref", format!("reference {r:?} cannot be inlined"))),
                     }
                 }
-                "$dynamicRef" | "$recursiveRef" => {
-                    return Err(Fail::new(at, kw, "dynamic references cannot be inlined"));
+                vocab::OPAQUE => {
+                    f.recursion_cut = true;
+                    let what = value.as_str().unwrap_or("a dynamic reference");
+                    self.widen(
+                        at,
+                        "$dynamicRef",
+                        Action::Dropped,
+                        format!("{what}: its target depends on the path taken; widened to no constraint here"),
+                    );
+                }
+                vocab::ASSERTS => {
+                    for name in value.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                        let (keyword, reason) = if name == "integer" {
+                            (
+                                "type",
+                                "read as `integer` of later drafts: draft-04 integers exclude numbers written with a fraction (`1.0`), which a native `integer` admits (widening)",
+                            )
+                        } else {
+                            (
+                                name,
+                                "asserted by the validator in this draft, which no native schema can state: dropped (widening)",
+                            )
+                        };
+                        let action = if name == "integer" { Action::Rewritten } else { Action::Dropped };
+                        self.widen(at, keyword, action, reason);
+                    }
                 }
                 "description" if f.description.is_none() && value.is_string() => {
                     f.description = Some(value.clone());
@@ -330,7 +362,6 @@ impl<'d> Lowerer<'_, 'd> {
                 | "else"
                 | "dependentSchemas"
                 | "dependentRequired"
-                | "dependencies"
                 | "propertyNames"
                 | "unevaluatedProperties"
                 | "unevaluatedItems"
@@ -353,14 +384,12 @@ impl<'d> Lowerer<'_, 'd> {
     }
 }
 
-fn dedup(values: Vec<Value>) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::with_capacity(values.len());
-    for v in values {
-        if !out.contains(&v) {
-            out.push(v);
-        }
+/// Adds a closing node: only the keys every closing node declares stay allowed.
+fn close(closed: &mut Option<(String, Vec<String>)>, at: String, allowed: Vec<String>) {
+    match closed {
+        None => *closed = Some((at, allowed)),
+        Some((_, prev)) => prev.retain(|k| allowed.contains(k)),
     }
-    out
 }
 
 /// Merges the facts of a union branch into a copy of the outer facts.
@@ -373,7 +402,7 @@ pub(crate) fn conjoin<'a>(outer: &Facts<'a>, inner: Facts<'a>) -> Facts<'a> {
                 f.literal_at = inner.literal_at;
                 lits
             }
-            Some(prev) => prev.into_iter().filter(|p| lits.contains(p)).collect(),
+            Some(prev) => prev.into_iter().filter(|p| crate::literal::contains(&lits, p)).collect(),
         });
     }
     if let Some((n, at)) = inner.min_length {
@@ -413,10 +442,11 @@ pub(crate) fn conjoin<'a>(outer: &Facts<'a>, inner: Facts<'a>) -> Facts<'a> {
             f.required.push(r);
         }
     }
-    if f.closed_at.is_none() {
-        f.closed_at = inner.closed_at;
+    if let Some((at, allowed)) = inner.closed_at {
+        close(&mut f.closed_at, at, allowed);
     }
     f.additional.extend(inner.additional);
+    f.additional_declared.extend(inner.additional_declared);
     if f.pattern_properties.is_none() {
         f.pattern_properties = inner.pattern_properties;
     }

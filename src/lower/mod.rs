@@ -87,6 +87,22 @@ pub(crate) struct Rules {
     /// siblings): a plain reference is passed through, its target lowered once
     /// into `$defs`, and recursion is kept instead of widened.
     pub(crate) refs: bool,
+    /// A property whose default the projection fills in is sent required (the
+    /// dialect needs every property required, or counts optional ones).
+    pub(crate) fill_defaults: bool,
+    /// A closable object is sent closed even though open objects are
+    /// expressible (engines whose open objects cost or narrow).
+    pub(crate) prefer_closed: bool,
+    /// An open object may list its properties (else it is sent open without
+    /// them: llama.cpp's converter refuses undeclared keys that prefix declared names).
+    pub(crate) open_with_properties: bool,
+    /// Most optional properties in one object (a grammar's size grows with
+    /// them; `usize::MAX`: no limit).
+    pub(crate) max_optional: usize,
+    /// Property names the converter misreads (llama.cpp reads any `$ref` key as
+    /// a reference and hoists `$defs`): an object declaring one is not sent,
+    /// and `enum`/`const` literals holding such a key are dropped.
+    pub(crate) reserved_names: &'static [&'static str],
 }
 
 impl Rules {
@@ -194,13 +210,27 @@ fn literal_type(l: &Value, t: &str) -> bool {
     }
 }
 
-/// A location the dialect cannot express.
+/// A location the dialect cannot express, or one that accepts no value.
 #[derive(Debug)]
-pub(crate) struct Fail(pub(crate) Note);
+pub(crate) struct Fail(pub(crate) Note, pub(crate) FailKind);
+
+/// Why a location failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FailKind {
+    /// The dialect cannot say it (a reversible rewrite may carry it instead).
+    Inexpressible,
+    /// The location accepts no value at all.
+    Empty,
+}
 
 impl Fail {
     pub(crate) fn new(at: &str, keyword: &str, reason: impl Into<String>) -> Fail {
-        Fail(Note::new(at, keyword, Action::Degraded, reason))
+        Fail(Note::new(at, keyword, Action::Degraded, reason), FailKind::Inexpressible)
+    }
+
+    /// A location that accepts no value.
+    pub(crate) fn empty(at: &str, keyword: &str, reason: impl Into<String>) -> Fail {
+        Fail(Note::new(at, keyword, Action::Degraded, reason), FailKind::Empty)
     }
 }
 
@@ -219,13 +249,45 @@ const MAX_NESTING: usize = 96;
 /// Most branches a distributed union may grow to.
 pub(crate) const MAX_BRANCHES: usize = 16;
 
+/// How one lowering runs, besides the dialect's rules.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Settings {
+    /// The projection's readings the dialect may rely on.
+    pub(crate) readings: crate::closure::Readings,
+    /// Formats are asserted locally (else they are annotations, never sent).
+    pub(crate) assert_formats: bool,
+    /// Reversible encodings (contract §5, `--reshape`): a map the dialect cannot
+    /// hold is sent as `{"key", "value"}` pairs, any other location it cannot
+    /// express as a string holding its JSON text; each carries a marker
+    /// (`$schemacast:…`) for `decode`, stripped from what is sent.
+    pub(crate) encodings: bool,
+}
+
+impl Settings {
+    /// The settings `opts` ask for; `reshape` says whether this dialect takes
+    /// the reversible encodings.
+    pub(crate) fn of(opts: &crate::Options, reshape: bool) -> Settings {
+        Settings { readings: opts.readings(), assert_formats: opts.assert_formats, encodings: reshape && opts.reshape }
+    }
+}
+
+/// Marks a location sent as a string holding its JSON text.
+pub(crate) const JSON_TEXT: &str = "$schemacast:json";
+/// Marks a map sent as an array of `{"key", "value"}` pairs.
+pub(crate) const PAIRS: &str = "$schemacast:pairs";
+/// Records, on an object of an annotated schema, the source pointer it was
+/// lowered from (for the notes of later rewrites); not a rewrite itself.
+pub(crate) const AT: &str = "$schemacast:at";
+
 /// Lowers the schema at `doc.root` under `rules`.
-pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, closed_world: bool, assert_formats: bool) -> Result<Lowered, Fail> {
+pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, settings: Settings) -> Result<Lowered, Fail> {
     let mut l = Lowerer {
         doc,
         rules,
-        closed_world,
-        assert_formats,
+        readings: settings.readings,
+        encodings: settings.encodings,
+        choices: Vec::new(),
+        assert_formats: settings.assert_formats,
         notes: Vec::new(),
         exact: true,
         ref_stack: vec![String::new()],
@@ -255,7 +317,12 @@ pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, closed_world: bool, assert_for
 pub(crate) struct Lowerer<'a, 'd> {
     pub(crate) doc: &'a Doc<'d>,
     pub(crate) rules: &'a Rules,
-    pub(crate) closed_world: bool,
+    /// The projection's readings (closing, by branch, defaults) the dialect may rely on.
+    pub(crate) readings: crate::closure::Readings,
+    /// Union branches chosen at the location being built (unions read by branch).
+    pub(crate) choices: Vec<(String, usize)>,
+    /// Reversible encodings are allowed ([`Settings::encodings`]).
+    pub(crate) encodings: bool,
     pub(crate) assert_formats: bool,
     pub(crate) notes: Vec<Note>,
     pub(crate) exact: bool,
@@ -295,13 +362,27 @@ impl<'d> Lowerer<'_, 'd> {
         }
         self.nesting += 1;
         let depth = self.ref_stack.len();
+        // Branch choices belong to one location; the locations below choose their own.
+        let outer_choices = std::mem::take(&mut self.choices);
+        let notes_before = self.notes.len();
+        let exact_before = self.exact;
         let facts = self.facts(own, at);
         let out = match facts {
             Ok(f) => self.build(f, pi, at),
             Err(e) => Err(e),
         };
+        let out = match out {
+            Err(Fail(why, FailKind::Inexpressible)) if self.encodings => {
+                // What was noted inside is replaced by the string: keep only the reason.
+                self.notes.truncate(notes_before);
+                self.exact = exact_before;
+                Ok(self.json_text(at, &why))
+            }
+            other => other,
+        };
         self.ref_stack.truncate(depth);
         self.nesting -= 1;
+        self.choices = outer_choices;
         out
     }
 
@@ -342,6 +423,38 @@ impl<'d> Lowerer<'_, 'd> {
     }
 }
 
+impl Lowerer<'_, '_> {
+    /// A location sent as a string holding its JSON text (reshape).
+    fn json_text(&mut self, at: &str, why: &Note) -> Value {
+        let spot =
+            if why.pointer == at || why.pointer.is_empty() { "here".to_owned() } else { format!("at {}", why.pointer) };
+        self.widen(
+            at,
+            "",
+            Action::Rewritten,
+            format!(
+                "reshape: {} ({spot}), so it is sent as a string holding its JSON text; decode parses it and validates the whole answer (widening: the string may hold any text)",
+                why.reason
+            ),
+        );
+        let mut m = Map::new();
+        m.insert("type".to_owned(), Value::String("string".to_owned()));
+        m.insert(JSON_TEXT.to_owned(), Value::Bool(true));
+        Value::Object(m)
+    }
+}
+
+/// `value` without the reshape markers (`$schemacast:…` keys), as it is sent.
+pub(crate) fn strip(value: &Value) -> Value {
+    match value {
+        Value::Object(m) => Value::Object(
+            m.iter().filter(|(k, _)| !k.starts_with("$schemacast:")).map(|(k, v)| (k.clone(), strip(v))).collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(strip).collect()),
+        other => other.clone(),
+    }
+}
+
 fn reference(name: &str) -> Value {
     let mut m = Map::new();
     m.insert("$ref".to_owned(), Value::String(format!("#/$defs/{name}")));
@@ -355,17 +468,17 @@ fn def_name(ptr: &str, n: usize, taken: &[(String, String, Option<Value>)]) -> S
         && last.len() <= 48
         && last.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     let from_defs = ptr.starts_with("/$defs/") || ptr.starts_with("/definitions/");
-    if plain && from_defs && !taken.iter().any(|(_, name, _)| name == last) {
-        last.to_owned()
-    } else {
-        format!("ref{n}")
+    let is_taken = |name: &str| taken.iter().any(|(_, t, _)| t == name);
+    if plain && from_defs && !is_taken(last) {
+        return last.to_owned();
     }
+    // A generated name never takes one already given (the caller's own names included).
+    (n..).map(|i| format!("ref{i}")).find(|name| !is_taken(name)).unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocab::Draft;
     use serde_json::json;
 
     static OPEN: Rules = Rules {
@@ -382,12 +495,18 @@ mod tests {
         root_unions: true,
         integral_bounds: false,
         refs: false,
+        fill_defaults: false,
+        prefer_closed: false,
+        open_with_properties: true,
+        max_optional: usize::MAX,
+        reserved_names: &[],
     };
 
     #[track_caller]
     fn check(schema: Value) -> Result<(Value, bool), String> {
-        let doc = Doc { root: &schema, draft: Draft::Draft202012, refs_resolvable: true };
-        lower(&doc, &OPEN, true, true).map(|l| (l.schema, l.exact)).map_err(|f| f.0.to_string())
+        let doc = Doc { root: &schema };
+        let settings = Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false };
+        lower(&doc, &OPEN, settings).map(|l| (l.schema, l.exact)).map_err(|f| f.0.to_string())
     }
 
     #[test]
@@ -425,6 +544,22 @@ mod tests {
         assert!(check(json!({"type": "string", "enum": [1]})).is_err());
         assert!(check(json!({"allOf": [{"type": "string"}, {"type": "integer"}]})).is_err());
         assert!(check(json!(false)).is_err());
+    }
+
+    #[test]
+    fn ok_generated_definition_names_never_collide() {
+        let rules = Rules { refs: true, ..OPEN };
+        let s = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/ref1"}, "b": {"$ref": "#/$defs/x.y"}},
+            "$defs": {"ref1": {"type": "string"}, "x.y": {"type": "integer"}}});
+        let doc = Doc { root: &s };
+        let settings = Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false };
+        let out = lower(&doc, &rules, settings).expect("lowers").schema;
+        let (a, b) = (&out["properties"]["a"]["$ref"], &out["properties"]["b"]["$ref"]);
+        assert_ne!(a, b, "{out}");
+        let target =
+            |r: &Value| crate::pointer::resolve_fragment(&out, r.as_str().unwrap_or_default()).map(|t| t.0.clone());
+        assert_eq!(target(a), Some(json!({"type": "string"})));
+        assert_eq!(target(b), Some(json!({"type": "integer"})));
     }
 
     #[test]

@@ -29,6 +29,11 @@ impl TypeSet {
         number: false,
     };
 
+    /// Only objects.
+    pub(crate) fn object_only() -> TypeSet {
+        TypeSet { object: true, ..TypeSet::NONE }
+    }
+
     /// Reads a `type` keyword value; `None` when malformed.
     pub(crate) fn from_keyword(v: &Value) -> Option<TypeSet> {
         let mut t = TypeSet::NONE;

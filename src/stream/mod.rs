@@ -218,12 +218,8 @@ impl Emission {
     #[must_use]
     pub fn stream(&self) -> StreamDecoder<'_> {
         let envelope = crate::profile::profile(self.provider).envelope;
-        // The source schema, read as compiling read it.
-        let shapes = self
-            .source
-            .as_ref()
-            .zip(self.reading)
-            .map(|(source, (draft, refs_resolvable))| shape::Shapes::new(source, draft, refs_resolvable));
+        // The source schema, in the front end's working form (as compiling read it).
+        let shapes = self.work.as_ref().or(self.source.as_ref()).map(shape::Shapes::new);
         StreamDecoder {
             emission: self,
             envelope,
@@ -233,7 +229,7 @@ impl Emission {
             tool: String::new(),
             front: Front::new(),
             reader: Reader::new(),
-            tree: Tree::new(shapes, self.reshape.as_ref()),
+            tree: Tree::new(shapes, self.reshape.as_ref(), self),
             tool_tail: false,
             early: None,
         }
@@ -246,7 +242,8 @@ impl Emission {
     /// decode to `answer`.
     #[must_use]
     pub fn events_for(&self, answer: &Value, piece_len: usize) -> Vec<Value> {
-        let sent = self.reshape.as_ref().and_then(|ann| crate::reshape::forward(answer, ann));
+        let accepts = |at: &str, y: &Value| self.sent_accepts(at, y);
+        let sent = self.reshape.as_ref().and_then(|ann| crate::reshape::forward(answer, ann, &accepts));
         let text = sent.as_ref().unwrap_or(answer).to_string();
         self.events_of(&write::cut(&text, piece_len))
     }
@@ -376,7 +373,10 @@ impl<'e> StreamDecoder<'e> {
             other => other?,
         };
         drop(body);
+        // Rewrites undone on the whole answer are undone again below, where a
+        // repeated key or a JSON text that does not parse is an error.
         let whole = self.reader.failure().is_none()
+            && !self.tree.whole()
             && self.tree.repeated.is_none()
             && match (&raw, self.channel) {
                 (Raw::Text(_), Channel::Text) => self.front.is_whole(&self.reader),
@@ -386,20 +386,20 @@ impl<'e> StreamDecoder<'e> {
         let value = match raw {
             // Read once already, rewrites undone in place.
             _ if whole => self.tree.into_value().unwrap_or(Value::Null),
-            Raw::Text(t) => inverse(em, decode::parse_text(&t)?),
+            Raw::Text(t) => inverse(em, decode::parse_text(&t)?)?,
             Raw::Value(_) => {
                 let v = decode::parse_json(&self.tool)
                     .map_err(|e| DecodeError::NotJson { text: self.tool.clone(), message: e.to_string() })?;
-                inverse(em, v)
+                inverse(em, v)?
             }
         };
         decode::validated(value, finish, validator)
     }
 }
 
-fn inverse(em: &Emission, value: Value) -> Value {
+fn inverse(em: &Emission, value: Value) -> Result<Value, DecodeError> {
     match &em.reshape {
-        Some(ann) => crate::reshape::inverse(value, ann),
-        None => value,
+        Some(ann) => crate::reshape::inverse(value, ann, &|at: &str, y: &Value| em.sent_accepts(at, y)),
+        None => Ok(value),
     }
 }

@@ -15,7 +15,6 @@
 
 use super::json::Kind;
 use crate::analysis::Doc;
-use crate::vocab::Draft;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -43,7 +42,7 @@ struct Shape<'e> {
     strings: Option<Vec<&'e str>>,
     /// The only member names allowed, sorted, when every alternative closes its objects.
     keys: Option<Vec<&'e str>>,
-    /// The longest tuple part (`prefixItems`, or `items` as an array before 2020-12).
+    /// The longest tuple part (`prefixItems`).
     tuple_len: usize,
     /// Members met so far: the first few scanned (that beats hashing the
     /// name), the rest (maps) hashed.
@@ -63,7 +62,7 @@ pub(crate) struct Shapes<'e> {
 
 impl std::fmt::Debug for Shapes<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Shapes").field("draft", &self.doc.draft).field("shapes", &self.shapes.len()).finish()
+        f.debug_struct("Shapes").field("shapes", &self.shapes.len()).finish()
     }
 }
 
@@ -112,8 +111,10 @@ fn meet<T: PartialEq>(a: Option<Vec<T>>, b: Option<Vec<T>>) -> Option<Vec<T>> {
 }
 
 impl<'e> Shapes<'e> {
-    pub(crate) fn new(root: &'e Value, draft: Draft, refs_resolvable: bool) -> Shapes<'e> {
-        Shapes { doc: Doc { root, draft, refs_resolvable }, shapes: Vec::new(), interned: HashMap::new() }
+    /// Shapes of the front end's working form `root` (one reading for every
+    /// draft: references are local pointers, tuples are `prefixItems`).
+    pub(crate) fn new(root: &'e Value) -> Shapes<'e> {
+        Shapes { doc: Doc { root }, shapes: Vec::new(), interned: HashMap::new() }
     }
 
     /// The shape of the answer's root.
@@ -175,7 +176,6 @@ impl<'e> Shapes<'e> {
 
     /// The shape of element `i` of an array here.
     pub(crate) fn element(&mut self, s: ShapeId, i: usize) -> Option<ShapeId> {
-        let draft = self.doc.draft;
         // Elements past every tuple part share one shape.
         let shape = &self.shapes[s as usize];
         let slot = i.min(shape.tuple_len);
@@ -187,7 +187,7 @@ impl<'e> Shapes<'e> {
             .alts
             .iter()
             .filter(|alt| alt_kinds(alt) & bit(Kind::Array) != 0)
-            .map(|alt| alt.iter().filter_map(|m| element_schema(draft, m, slot)).collect())
+            .map(|alt| alt.iter().filter_map(|m| element_schema(m, slot)).collect())
             .collect();
         let found = self.shape_of(starts);
         let shape = &mut self.shapes[s as usize];
@@ -225,7 +225,7 @@ impl<'e> Shapes<'e> {
         if self.shapes.len() >= MAX_SHAPES {
             return None;
         }
-        let shape = summarise(self.doc.draft, alts);
+        let shape = summarise(alts);
         let id = ShapeId::try_from(self.shapes.len()).ok()?;
         self.shapes.push(shape);
         self.interned.insert(key, id);
@@ -258,16 +258,12 @@ impl<'e> Shapes<'e> {
                 if !seen.insert(std::ptr::from_ref(m) as usize) {
                     continue;
                 }
-                if m.contains_key("$dynamicRef") || m.contains_key("$recursiveRef") {
+                if m.contains_key(crate::vocab::OPAQUE) || m.contains_key("$dynamicRef") {
                     return None;
                 }
                 if let Some(r) = m.get("$ref").and_then(Value::as_str) {
                     let (target, _) = crate::closure::resolve(&self.doc, r)?;
                     todo.push(target);
-                    if self.doc.draft == Draft::Draft7 {
-                        // Beside `$ref`, draft-07 ignores every other keyword.
-                        continue;
-                    }
                 }
                 done.push(m);
                 if let Some(Value::Array(parts)) = m.get("allOf") {
@@ -355,8 +351,8 @@ fn join<T, C: Extend<T>>(all: Option<C>, these: Option<Vec<T>>) -> Option<C> {
     Some(all)
 }
 
-fn summarise(draft: Draft, alts: Vec<Conj<'_>>) -> Shape<'_> {
-    let tuple_len = alts.iter().flatten().filter_map(|m| tuple(draft, m).map(<[Value]>::len)).max().unwrap_or(0);
+fn summarise(alts: Vec<Conj<'_>>) -> Shape<'_> {
+    let tuple_len = alts.iter().flatten().filter_map(|m| tuple(m).map(<[Value]>::len)).max().unwrap_or(0);
     let mut kinds = 0;
     let mut strings: Option<Vec<&str>> = Some(Vec::new());
     let mut keys: Option<Vec<&str>> = Some(Vec::new());
@@ -399,17 +395,15 @@ fn member_schema<'e>(m: &'e Map<String, Value>, key: &str) -> Option<&'e Value> 
     m.get("additionalProperties")
 }
 
-/// The tuple part of an array schema under `draft`.
-fn tuple(draft: Draft, m: &Map<String, Value>) -> Option<&[Value]> {
-    let key = if draft == Draft::Draft202012 { "prefixItems" } else { "items" };
-    m.get(key).and_then(Value::as_array).map(Vec::as_slice)
+/// The tuple part of an array schema.
+fn tuple(m: &Map<String, Value>) -> Option<&[Value]> {
+    m.get("prefixItems").and_then(Value::as_array).map(Vec::as_slice)
 }
 
 /// The schema that applies to element `i` of arrays under `m`.
-fn element_schema(draft: Draft, m: &Map<String, Value>, i: usize) -> Option<&Value> {
-    match tuple(draft, m) {
+fn element_schema(m: &Map<String, Value>, i: usize) -> Option<&Value> {
+    match tuple(m) {
         Some(parts) if i < parts.len() => parts.get(i),
-        Some(_) if draft != Draft::Draft202012 => m.get("additionalItems"),
-        _ => m.get("items").filter(|v| !v.is_array()),
+        _ => m.get("items"),
     }
 }

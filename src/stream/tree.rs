@@ -95,6 +95,13 @@ pub(crate) struct Tree<'e> {
     root_shape: Option<ShapeId>,
     root_ann: Option<&'e Value>,
     wrapped: bool,
+    /// The reshape can only be undone on the whole answer (`read::needs_whole`):
+    /// the root is read aside, and no place-by-place check applies.
+    whole: bool,
+    /// Read whole, and the whole answer is in (undone).
+    whole_done: bool,
+    /// Tells which branch of a sent union a value took (the emission's validators).
+    emission: &'e crate::Emission,
     markers: HashMap<usize, bool>,
     /// A member name came twice in one object (`decode` rejects that): the
     /// object's pointer and the name.
@@ -116,7 +123,15 @@ fn descend(mut v: &mut Value, steps: usize) -> Option<&mut Value> {
 }
 
 impl<'e> Tree<'e> {
-    pub(crate) fn new(mut shapes: Option<Shapes<'e>>, reshape: Option<&'e Value>) -> Tree<'e> {
+    pub(crate) fn new(
+        shapes: Option<Shapes<'e>>,
+        reshape: Option<&'e Value>,
+        emission: &'e crate::Emission,
+    ) -> Tree<'e> {
+        let whole = reshape.is_some_and(ann::needs_whole);
+        // The caller's schema says nothing place by place about an answer sent
+        // as pairs or JSON text.
+        let mut shapes = shapes.filter(|_| !whole);
         let root_shape = shapes.as_mut().and_then(Shapes::root);
         Tree {
             root: None,
@@ -131,15 +146,27 @@ impl<'e> Tree<'e> {
             shapes,
             root_shape,
             root_ann: reshape,
-            wrapped: reshape.is_some_and(ann::is_wrapped),
+            wrapped: !whole && reshape.is_some_and(ann::is_wrapped),
+            whole,
+            whole_done: false,
+            emission,
             markers: HashMap::new(),
             repeated: None,
             violation: None,
         }
     }
 
-    /// The answer so far, with the rewrites undone where decidable.
+    /// Whether the reshape is undone only on the whole answer.
+    pub(crate) fn whole(&self) -> bool {
+        self.whole
+    }
+
+    /// The answer so far, with the rewrites undone where decidable (read
+    /// whole: nothing until the whole answer is in and undone).
     pub(crate) fn value(&self) -> Option<&Value> {
+        if self.whole && !self.whole_done {
+            return None;
+        }
         match &self.root {
             Some(Value::Object(m)) if self.wrapped => m.get("value"),
             other => other.as_ref(),
@@ -210,7 +237,7 @@ impl<'e> Tree<'e> {
     }
 
     fn has_markers(&mut self, a: &Value) -> bool {
-        *self.markers.entry(std::ptr::from_ref(a) as usize).or_insert_with(|| ann::has_markers(a))
+        *self.markers.entry(std::ptr::from_ref(a) as usize).or_insert_with(|| ann::markers_below(a))
     }
 
     /// What is known about a value of `kind` starting in the current place.
@@ -218,7 +245,9 @@ impl<'e> Tree<'e> {
         let shapes = &mut self.shapes;
         let mut ctx = match self.frames.last_mut() {
             None => {
-                let report = !(self.wrapped && kind == Kind::Object);
+                // Read whole: only a container, set aside, is reported (once undone).
+                let container = matches!(kind, Kind::Object | Kind::Array);
+                let report = !(self.wrapped && kind == Kind::Object) && (!self.whole || container);
                 Ctx { report, shape: self.root_shape.filter(|_| report), ann: self.root_ann, ..INERT }
             }
             Some(f) if f.envelope => {
@@ -243,7 +272,7 @@ impl<'e> Tree<'e> {
                 Ctx {
                     seg: Seg::Index(i),
                     report: f.ctx.report,
-                    ann: f.ctx.ann.and_then(|a| reshape::element(a, i)),
+                    ann: f.ctx.ann.and_then(|a| ann::element(a, i)),
                     shape: f.ctx.shape.zip(shapes.as_mut()).and_then(|(s, all)| all.element(s, i)),
                     drops_null: false,
                 }
@@ -359,8 +388,9 @@ impl Sink for Tree<'_> {
             Kind::Object | Kind::Array => {
                 let object = kind == Kind::Object;
                 let empty = if object { Value::Object(Map::new()) } else { Value::Array(Vec::new()) };
-                let union = ctx.ann.filter(|a| ann::is_union(a));
-                let aside = self.aside.is_none() && union.is_some_and(|a| self.has_markers(a));
+                let at_root = self.whole && self.frames.is_empty() && self.aside.is_none();
+                let union = ctx.ann.filter(|a| at_root || ann::is_union(a));
+                let aside = self.aside.is_none() && union.is_some_and(|a| at_root || self.has_markers(a));
                 let own = if aside || self.aside.is_some() { INERT } else { ctx };
                 match union.filter(|_| aside) {
                     Some(a) => self.aside = Some(Aside { depth: self.frames.len(), value: empty, ann: a, ctx }),
@@ -485,7 +515,17 @@ impl Sink for Tree<'_> {
         if self.aside.as_ref().is_some_and(|a| a.depth == self.frames.len())
             && let Some(a) = self.aside.take()
         {
-            let v = reshape::undo(a.value, a.ann);
+            let emission = self.emission;
+            let accepts = |at: &str, y: &Value| emission.sent_accepts(at, y);
+            let v = match self.root_ann {
+                Some(root) if self.whole => {
+                    self.whole_done = true;
+                    let raw = a.value.clone();
+                    reshape::inverse(a.value, root, &accepts).unwrap_or(raw)
+                }
+                Some(root) => reshape::undo_at(a.value, a.ann, root, &accepts),
+                None => a.value,
+            };
             if a.ctx.report {
                 let mut at = self.pointer(a.ctx.seg);
                 self.report_all(&v, &mut at);

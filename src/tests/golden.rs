@@ -31,7 +31,36 @@ pub(crate) fn targets() -> Vec<(String, Options)> {
         "bedrock-strict-tool".to_owned(),
         Options::new(Provider::Bedrock).with_claude_mechanism(ClaudeMechanism::StrictTool),
     ));
+    out.push(("gemini-reshape".to_owned(), Options::new(Provider::Gemini).with_reshape(true)));
+    out.push((
+        "claude-output-format-reshape".to_owned(),
+        Options::new(Provider::Claude).with_claude_mechanism(ClaudeMechanism::OutputFormat).with_reshape(true),
+    ));
     out
+}
+
+/// The fixtures of group `resources` may name the documents in
+/// `fixtures/resources/documents/`: each is supplied under its path in the group
+/// (`documents/<file>`, as the CLI registers it beside the root file) and under
+/// its `$id`.
+pub(crate) fn with_documents(group: &str, mut options: Options) -> Options {
+    if group != "resources" {
+        return options;
+    }
+    let dir = super::root().join("fixtures/resources/documents");
+    let mut files: Vec<_> =
+        std::fs::read_dir(&dir).expect("documents/ exists").filter_map(Result::ok).map(|e| e.path()).collect();
+    files.sort();
+    for f in files {
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(&f).expect("readable")).expect("a JSON document");
+        if let Some(id) = doc.get("$id").and_then(Value::as_str) {
+            options = options.with_resource(id.to_owned(), doc.clone());
+        }
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        options = options.with_resource(format!("documents/{name}"), doc);
+    }
+    options
 }
 
 pub(crate) fn render_mode(schema: &Value, options: &Options, mode: Mode) -> String {
@@ -110,6 +139,7 @@ fn golden() {
             }
         };
         for (target, options) in targets() {
+            let options = with_documents(&group, options);
             let rendered = render(&schema, &options);
             let name = format!("{group}__{case}");
             let mut settings = insta::Settings::clone_current();
@@ -137,8 +167,8 @@ fn no_orphan_snapshots() {
         .collect();
     expected.extend(super::decode::expected_snapshots());
     expected.extend(super::stream::expected_snapshots());
-    // Written by the suite sweep (kept even where the corpus is absent).
-    expected.insert("suite/summary.snap".to_owned());
+    // Written by the suite sweeps.
+    expected.extend(super::corpus::expected_snapshots());
     let mut orphans = Vec::new();
     let dir = super::root().join("snapshots");
     for provider_dir in std::fs::read_dir(&dir).expect("snapshots/ exists").filter_map(Result::ok) {

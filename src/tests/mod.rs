@@ -1,6 +1,7 @@
 //! The test harness (only built for `cargo test`): golden snapshots over
 //! `fixtures/` and shared helpers.
 
+mod apps;
 mod corpus;
 mod decode;
 mod fuzz_seeds;

@@ -5,7 +5,20 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
 const NAMES: &[&str] = &["a", "b", "c", "strict", "items", "x-1"];
-const STRINGS: &[&str] = &["", "a", "abc", "cat", "2020-01-01T00:00:00Z", "a@b.co", "123", "x-1"];
+const STRINGS: &[&str] = &[
+    "",
+    "a",
+    "abc",
+    "cat",
+    "2020-01-01T00:00:00Z",
+    "a@b.co",
+    "123",
+    "x-1",
+    "a\"b",
+    "back\\slash",
+    "new\nline\t",
+    "é中",
+];
 
 fn literal() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -17,6 +30,7 @@ fn literal() -> impl Strategy<Value = Value> {
         Just(json!({})),
         Just(json!([1])),
         Just(json!({"a": 1})),
+        Just(json!([{"a": 1, "b": 2}])),
     ]
 }
 
@@ -103,6 +117,10 @@ fn object(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = 
                 }
                 5 => {
                     m.insert("additionalProperties".into(), json!(true));
+                }
+                // A literal above: the value must stay exactly as it is.
+                6 => {
+                    m.insert("enum".into(), json!([{"a": 1, "b": [1]}, {"c": {"a": 1, "x-1": null}}, {}]));
                 }
                 _ => {}
             }
@@ -199,4 +217,97 @@ pub(crate) fn instance() -> impl Strategy<Value = Value> {
                 .prop_map(|kv| { Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()) }),
         ]
     })
+}
+
+/// A schema of an older draft: a generated schema rewritten into draft 4, 6,
+/// 7 or 2019-09 forms (`items` arrays and `additionalItems`, `definitions`,
+/// `dependencies`, `$ref` with siblings the draft ignores, draft-04 boolean
+/// exclusive bounds, `$recursiveRef`), with its `$schema`.
+pub(crate) fn legacy_schema() -> impl Strategy<Value = Value> {
+    (
+        schema(),
+        prop::sample::select(
+            &[crate::Draft::Draft4, crate::Draft::Draft6, crate::Draft::Draft7, crate::Draft::Draft201909][..],
+        ),
+    )
+        .prop_map(|(s, draft)| {
+            let uri = match draft {
+                crate::Draft::Draft4 => "http://json-schema.org/draft-04/schema#",
+                crate::Draft::Draft6 => "http://json-schema.org/draft-06/schema#",
+                crate::Draft::Draft7 => "http://json-schema.org/draft-07/schema#",
+                _ => "https://json-schema.org/draft/2019-09/schema",
+            };
+            let mut out = to_legacy(s, draft, 0);
+            if let Value::Object(m) = &mut out {
+                if draft == crate::Draft::Draft201909 {
+                    m.insert("$recursiveAnchor".into(), json!(true));
+                }
+                m.shift_insert(0, "$schema".into(), json!(uri));
+            }
+            out
+        })
+}
+
+fn to_legacy(v: Value, draft: crate::Draft, depth: usize) -> Value {
+    use crate::Draft;
+    let Value::Object(m) = v else { return v };
+    let mut out = Map::new();
+    let mut prefix = None;
+    for (k, sub) in m {
+        let sub = match sub {
+            Value::Object(_) | Value::Bool(_) => to_legacy(sub, draft, depth + 1),
+            Value::Array(a) if matches!(k.as_str(), "anyOf" | "oneOf" | "allOf" | "prefixItems") => {
+                Value::Array(a.into_iter().map(|x| to_legacy(x, draft, depth + 1)).collect())
+            }
+            other => other,
+        };
+        match k.as_str() {
+            "$defs" => {
+                out.insert("definitions".into(), legacy_map(sub, draft, depth));
+            }
+            "prefixItems" => prefix = Some(sub),
+            "$ref" => {
+                let r = sub.as_str().unwrap_or("#").replace("#/$defs/", "#/definitions/");
+                let key = if draft == Draft::Draft201909 && r == "#" { "$recursiveRef" } else { "$ref" };
+                out.insert(key.into(), json!(r));
+                // A sibling the draft ignores beside `$ref` (2019-09 applies it).
+                if !depth.is_multiple_of(2) {
+                    out.insert("maxLength".into(), json!(0));
+                }
+            }
+            "exclusiveMinimum" | "exclusiveMaximum" if draft == Draft::Draft4 => {
+                let bound = if k == "exclusiveMinimum" { "minimum" } else { "maximum" };
+                out.insert(bound.into(), sub);
+                out.insert(k, json!(true));
+            }
+            "dependentRequired" => {
+                out.insert("dependencies".into(), sub);
+            }
+            _ => {
+                out.insert(k, sub);
+            }
+        }
+    }
+    if let Some(p) = prefix {
+        let rest = out.remove("items");
+        out.insert("items".into(), p);
+        if let Some(r) = rest {
+            out.insert("additionalItems".into(), r);
+        }
+    }
+    if let Some(Value::Object(props)) = out.get("properties")
+        && props.len() >= 2
+        && depth.is_multiple_of(3)
+    {
+        let names: Vec<String> = props.keys().cloned().collect();
+        out.insert("dependencies".into(), json!({names[0].clone(): [names[1].clone()]}));
+    }
+    Value::Object(out)
+}
+
+fn legacy_map(v: Value, draft: crate::Draft, depth: usize) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(m.into_iter().map(|(k, s)| (k, to_legacy(s, draft, depth + 1))).collect()),
+        other => other,
+    }
 }

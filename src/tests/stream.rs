@@ -195,7 +195,7 @@ proptest! {
             let Ok(em) = opts.compile(&schema) else { continue };
             let Ok(Some(validator)) = em.local_validator() else { continue };
             for x in xs.iter().filter(|x| validator.is_valid(x)) {
-                let sent = em.reshape.as_ref().and_then(|a| crate::reshape::forward(x, a)).unwrap_or_else(|| x.clone());
+                let sent = em.reshape.as_ref().and_then(|a| crate::reshape::forward(x, a, &|at: &str, y: &Value| em.sent_accepts(at, y))).unwrap_or_else(|| x.clone());
                 let compact = sent.to_string();
                 let pretty = serde_json::to_string_pretty(&sent).unwrap_or_default();
                 let text = if em.tool.is_some() { compact.clone() } else { dressed(&compact, &pretty, how) };
@@ -278,7 +278,10 @@ fn ok_reshaped_unions_are_undone_when_complete() {
         (json!({"a": [{}, {"d": true}]}), true),
     ];
     for (x, nulls) in answers {
-        let sent = crate::reshape::forward(&x, em.reshape.as_ref().expect("annotated")).expect("carried");
+        let sent = crate::reshape::forward(&x, em.reshape.as_ref().expect("annotated"), &|at: &str, y: &Value| {
+            em.sent_accepts(at, y)
+        })
+        .expect("carried");
         assert_eq!(sent.to_string().contains("null"), nulls, "{sent}");
         every_cut(&em, &sent.to_string());
         let (_, got) = run(&em, &em.events_for(&x, 2));
@@ -297,6 +300,31 @@ fn ok_wrapped_root_reads_through_value() {
     assert!(partials.contains(&"[\"ab\",\"c\"]".to_owned()), "{partials:?}");
     assert!(partials.iter().all(|p| p == "-" || p.starts_with('[')), "{partials:?}");
     every_cut(&em, "{\"value\": [\"ab\", \"c\"]}");
+}
+
+#[test]
+fn ok_maps_and_json_texts_are_undone_on_the_whole_answer() {
+    // A map sent as pairs and a free-form value sent as JSON text: no partial
+    // value until the answer is complete, then exactly what `decode` gives.
+    let schema = json!({"type": "object", "properties": {
+        "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "meta": {}},
+        "required": ["scores", "meta"], "additionalProperties": false});
+    let em = crate::Options::new(Provider::OpenAi).with_reshape(true).compile(&schema).expect("compiles");
+    assert!(em.is_reshaped());
+    let x = json!({"scores": {"a": 1, "b": 2}, "meta": {"k": [1, "x"]}});
+    let events = em.events_for(&x, 5);
+    let (partials, got) = run(&em, &events);
+    assert_eq!(got.map(crate::Answer::into_value), Ok(x.clone()));
+    let first = partials.iter().position(|p| p != "-").expect("the whole answer is shown");
+    let whole = x.to_string();
+    assert!(first > 0 && partials[first..].iter().all(|p| *p == whole), "{partials:?}");
+    let sent = em.sent_for(&x).expect("carried").to_string();
+    every_cut(&em, &sent);
+    // A repeated key in the pairs fails as `decode` fails.
+    let repeated = sent.replacen("\"b\"", "\"a\"", 1);
+    let (_, got) = run(&em, &em.events_of(&[repeated.as_str()]));
+    assert_eq!(got.map_err(|e| e.kind()), Err("repeated_key"));
 }
 
 /// Every transcript fixture: `(provider, case, options and schema, transcript)`.

@@ -1,0 +1,170 @@
+//! The projection: closing, closing by branch, default filling, and the
+//! contexts that forbid each.
+
+use super::*;
+use serde_json::{Value, json};
+
+fn project(schema: &Value, value: &Value) -> Value {
+    project_with(schema, value, Readings::ALL)
+}
+
+/// π with branch acceptance decided by a validator of the branch, in context.
+fn project_with(schema: &Value, value: &Value, readings: Readings) -> Value {
+    let map = jsonschema::options().offline().build_map(schema).expect("builds");
+    let accepts = |at: &str, v: &Value| map.get(&format!("#{at}")).is_some_and(|val| val.is_valid(v));
+    project_value(&Doc { root: schema }, value, readings, &accepts)
+}
+
+#[test]
+fn ok_drops_undeclared_keys_of_closable_objects() {
+    let s = json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {}}}}});
+    assert_eq!(project(&s, &json!({"a": {"b": 1, "c": 2}, "z": 3})), json!({"a": {"b": 1}}));
+}
+
+#[test]
+fn ok_branches_and_refs_count_as_declared() {
+    let s = json!({"properties": {"a": {}}, "anyOf": [{"properties": {"b": {}}}], "allOf": [{"$ref": "#/$defs/C"}],
+                   "$defs": {"C": {"properties": {"c": {}}}}});
+    assert_eq!(project(&s, &json!({"a": 1, "b": 2, "c": 3, "d": 4})), json!({"a": 1, "b": 2, "c": 3}));
+}
+
+#[test]
+fn ok_arrays_project_their_elements() {
+    let s = json!({"type": "array", "items": {"properties": {"a": {}}}});
+    assert_eq!(project(&s, &json!([{"a": 1, "b": 2}, 3])), json!([{"a": 1}, 3]));
+}
+
+#[test]
+fn ok_unions_close_by_branch() {
+    let s = json!({"anyOf": [
+        {"type": "object", "properties": {"kind": {"const": "cat"}, "meows": {"type": "boolean"}}, "required": ["kind"]},
+        {"type": "object", "properties": {"kind": {"const": "dog"}, "barks": {"type": "boolean"}}, "required": ["kind"]}]});
+    let cat = json!({"kind": "cat", "meows": true, "barks": false, "x": 1});
+    assert_eq!(project(&s, &cat), json!({"kind": "cat", "meows": true}));
+    let dog = json!({"kind": "dog", "meows": true, "barks": false});
+    assert_eq!(project(&s, &dog), json!({"kind": "dog", "barks": false}));
+    let wide = Readings { by_branch: false, ..Readings::ALL };
+    assert_eq!(project_with(&s, &cat, wide), json!({"kind": "cat", "meows": true, "barks": false}));
+}
+
+#[test]
+fn ok_disjoint_one_of_reads_as_any_of() {
+    let s = json!({"oneOf": [
+        {"properties": {"t": {"const": "a"}, "x": {}}, "required": ["t"]},
+        {"properties": {"t": {"enum": ["b", "c"]}, "y": {}}, "required": ["t"]}]});
+    assert!(disjoint(&Doc { root: &s }, &[(&s["oneOf"][0], "/oneOf/0".into()), (&s["oneOf"][1], "/oneOf/1".into())]));
+    assert_eq!(project(&s, &json!({"t": "b", "x": 1, "y": 2})), json!({"t": "b", "y": 2}));
+    let overlapping = json!({"oneOf": [{"properties": {"t": {"enum": ["a", 1]}}, "required": ["t"]},
+                                      {"properties": {"t": {"enum": [1.0]}}, "required": ["t"]}]});
+    let doc = Doc { root: &overlapping };
+    let branches = [(&overlapping["oneOf"][0], "/oneOf/0".into()), (&overlapping["oneOf"][1], "/oneOf/1".into())];
+    assert!(!disjoint(&doc, &branches), "1 and 1.0 are one value");
+    assert!(disjoint(
+        &Doc { root: &json!({}) },
+        &[(&json!({"type": "string"}), "/a".into()), (&json!({"type": "object"}), "/b".into())]
+    ));
+}
+
+#[test]
+fn ok_nested_unions_join_their_branches_when_proving_disjointness() {
+    let check = |s: &Value| {
+        let doc = Doc { root: s };
+        let branches: Vec<_> = (0..2).map(|i| (&s["oneOf"][i], format!("/oneOf/{i}"))).collect();
+        disjoint(&doc, &branches)
+    };
+    // An array matches both branches: the nested union admits arrays too.
+    let s = json!({"oneOf": [{"type": "array"},
+        {"anyOf": [{"type": ["array", "string"]}, {"type": "string", "maxLength": 1}]}]});
+    assert!(!check(&s));
+    // A key that only one branch of a nested union requires is no discriminator.
+    let s = json!({"oneOf": [
+        {"properties": {"t": {"const": "a"}}, "required": ["t"]},
+        {"anyOf": [{"properties": {"t": {"const": "b"}}, "required": ["t"]}, {"type": "object"}]}]});
+    assert!(!check(&s));
+    // A literal under a pattern that may not apply does not pin the key.
+    let s = json!({"oneOf": [
+        {"properties": {"t": {"enum": [1, 2]}}, "patternProperties": {"^z": {"const": 1}}, "required": ["t"]},
+        {"properties": {"t": {"const": 2}}, "required": ["t"]}]});
+    assert!(!check(&s));
+    // Through allOf and $ref the facts must hold, and still prove it.
+    let s = json!({"oneOf": [{"allOf": [{"$ref": "#/$defs/S"}]}, {"anyOf": [{"type": "integer"}, {"type": "null"}]}],
+        "$defs": {"S": {"type": "string"}}});
+    assert!(check(&s));
+}
+
+#[test]
+fn ok_defaults_fill_in() {
+    let s = json!({"type": "object", "properties": {
+        "x": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null},
+        "tags": {"type": "array", "items": {"type": "string"}, "default": []},
+        "mode": {"enum": ["a", "b"], "default": "a"},
+        "p": {"$ref": "#/$defs/P", "default": "low"},
+        "pat": {"type": "string", "pattern": "^z", "default": "zz"}},
+        "$defs": {"P": {"enum": ["low", "high"]}}});
+    let got = project(&s, &json!({"mode": "b"}));
+    assert_eq!(got, json!({"mode": "b", "x": null, "tags": [], "p": "low"}), "pattern defaults are not proved");
+    let closed = json!({"type": "object", "properties": {"d": {"type": "boolean", "default": false}}, "additionalProperties": false});
+    assert_eq!(project(&closed, &json!({})), json!({"d": false}), "a closed object still fills its declared keys");
+    let off = Readings { fill: false, ..Readings::ALL };
+    assert_eq!(project_with(&s, &json!({"mode": "b"}), off), json!({"mode": "b"}));
+}
+
+#[test]
+fn err_defaults_not_filled_where_they_could_break_the_value() {
+    for s in [
+        json!({"properties": {"a": {"default": 1}}, "maxProperties": 0}),
+        json!({"properties": {"a": {"type": "string", "default": 1}}}),
+        json!({"properties": {"a": {"default": 1}}, "dependentRequired": {"a": ["b"]}}),
+        json!({"allOf": [{"properties": {"a": {"default": 1}}}, {"additionalProperties": false}]}),
+        json!({"properties": {"a": {"default": 1}}, "not": {"required": ["a"]}}),
+        json!({"properties": {"a": {"default": 1}, "b": {"properties": {"a": {"default": 2}}}}, "enum": [{}]}),
+        json!({"properties": {"a": {"allOf": [{"default": 1}, {"default": 2}]}}}),
+        json!({"properties": {"a": {"default": 1}}, "allOf": [{"properties": {"a": {"type": "string"}}}]}),
+    ] {
+        let v = json!({});
+        assert_eq!(project(&s, &v), v, "{s}");
+    }
+    let endless =
+        json!({"type": "object", "properties": {"items": {"$ref": "#", "default": {}}, "n": {"type": "integer"}}});
+    assert_eq!(
+        project(&endless, &json!({"n": 1})),
+        json!({"n": 1}),
+        "a default that would need filling again is not filled"
+    );
+    let nested = json!({"type": "object", "properties": {"sub": {"type": "object",
+        "properties": {"a": {"type": "integer", "default": 1}}, "default": {"a": 1}}}});
+    assert_eq!(project(&nested, &json!({})), json!({"sub": {"a": 1}}), "a complete default is filled");
+    let unique = json!({"type": "array", "uniqueItems": true, "items": {"properties": {"a": {"default": 1}}}});
+    assert_eq!(project(&unique, &json!([{}, {"a": 1}])), json!([{}, {"a": 1}]), "filling would make two items equal");
+}
+
+#[test]
+fn err_literals_and_unique_items_above_freeze_the_value() {
+    let s = json!({"type": "object", "properties": {"l": {"type": "array",
+        "items": {"type": "object", "properties": {"k": {"type": "string"}}, "required": ["k"]},
+        "const": [{"k": "a", "v": 1}]}}, "required": ["l"], "additionalProperties": false});
+    let v = json!({"l": [{"k": "a", "v": 1}]});
+    assert_eq!(project(&s, &v), v);
+    let u = json!({"type": "array", "uniqueItems": true, "items": {"type": "object", "properties": {"id": {}}}});
+    let v = json!([{"id": 1, "n": "a"}, {"id": 1, "n": "b"}]);
+    assert_eq!(project(&u, &v), v);
+}
+
+#[test]
+fn err_not_closable_keeps_everything() {
+    let keep = json!({"a": 1, "x": 2});
+    for s in [
+        json!({"type": "object"}),
+        json!({"properties": {"a": {}}, "additionalProperties": {"type": "integer"}}),
+        json!({"properties": {"a": {}}, "required": ["ghost"]}),
+        json!({"properties": {"a": {}}, "patternProperties": {"^x": {}}}),
+        json!({"properties": {"a": {}}, "minProperties": 2}),
+        json!({"properties": {"a": {}}, "anyOf": [{"additionalProperties": false}]}),
+        json!({"anyOf": [{"not": {"enum": [{}]}}, {"properties": {"a": {}}}]}),
+        json!({"oneOf": [{"properties": {"a": {}}}, {"maxProperties": 0}]}),
+        json!({"properties": {"a": {}}, "enum": [{"a": 1, "x": 2}]}),
+        json!({"not": {"properties": {"p": {"properties": {"q": {}}}}}, "properties": {"p": {}}}),
+    ] {
+        assert_eq!(project(&s, &keep), keep, "{s}");
+    }
+}

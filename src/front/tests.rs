@@ -1,0 +1,151 @@
+//! The front end: each rewrite keeps the meaning the validator gives the source.
+
+use super::*;
+use serde_json::json;
+
+fn docs(default_draft: Draft) -> Documents<'static> {
+    Documents { resources: &[], base_uri: None, default_draft }
+}
+
+fn work(schema: &Value, draft: Draft) -> Result<Value, Error> {
+    work_with(schema, draft, &[])
+}
+
+fn work_with(schema: &Value, draft: Draft, resources: &[(String, Value)]) -> Result<Value, Error> {
+    let docs = Documents { resources, base_uri: None, default_draft: draft };
+    normalize(schema, draft, docs).map(|w| w.root.into_owned())
+}
+
+/// Every instance agrees between the validator on the source and a 2020-12
+/// validator on the working form.
+#[track_caller]
+fn same_meaning(schema: &Value, draft: Draft, instances: &[Value]) {
+    let source = crate::preflight::build_validator(schema, &crate::preflight::Build::plain(draft)).expect("builds");
+    let w = work(schema, draft).expect("normalizes");
+    let working = crate::preflight::build_validator(&w, &crate::preflight::Build::plain(Draft::Draft202012))
+        .expect("the working form builds");
+    for x in instances {
+        assert_eq!(source.is_valid(x), working.is_valid(x), "{x} under {schema} vs working form {w}");
+    }
+}
+
+#[test]
+fn ok_2020_12_is_its_own_working_form() {
+    let s = json!({"$id": "https://x.test/s", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {}}});
+    let w = normalize(&s, Draft::Draft202012, docs(Draft::Draft202012)).expect("ok");
+    assert!(matches!(w.root, Cow::Borrowed(_)));
+}
+
+#[test]
+fn ok_draft7_ref_siblings_are_dropped() {
+    let s = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"a": {"type": "string"}},
+        "properties": {"x": {"$ref": "#/definitions/a", "maxLength": 3}}});
+    let w = work(&s, Draft::Draft7).expect("ok");
+    assert_eq!(w["properties"]["x"], json!({"$ref": "#/definitions/a"}));
+    same_meaning(&s, Draft::Draft7, &[json!({"x": "abcdef"}), json!({"x": 1})]);
+    let root = json!({"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/S",
+        "type": "object", "definitions": {"S": {"type": "string"}}});
+    let w = work(&root, Draft::Draft7).expect("ok");
+    assert_eq!(w.get("type"), None, "the root's sibling `type` is ignored: {w}");
+    same_meaning(&root, Draft::Draft7, &[json!("s"), json!({})]);
+}
+
+#[test]
+fn ok_draft4_exclusive_bounds_become_numbers() {
+    let s = json!({"minimum": 1, "exclusiveMinimum": true, "maximum": 5, "exclusiveMaximum": false});
+    let w = work(&s, Draft::Draft4).expect("ok");
+    assert_eq!(w, json!({"exclusiveMinimum": 1, "maximum": 5}));
+    same_meaning(&s, Draft::Draft4, &[json!(1), json!(1.5), json!(5), json!(6)]);
+}
+
+#[test]
+fn ok_tuples_and_dependencies_take_2020_12_names() {
+    let s = json!({"items": [{"type": "string"}], "additionalItems": {"type": "integer"},
+        "dependencies": {"a": ["b"], "c": {"required": ["d"]}}});
+    let w = work(&s, Draft::Draft7).expect("ok");
+    assert_eq!(w["prefixItems"], json!([{"type": "string"}]));
+    assert_eq!(w["items"], json!({"type": "integer"}));
+    assert_eq!(w["dependentRequired"], json!({"a": ["b"]}));
+    assert_eq!(w["dependentSchemas"], json!({"c": {"required": ["d"]}}));
+    same_meaning(
+        &s,
+        Draft::Draft7,
+        &[json!(["a", 1]), json!(["a", "b"]), json!({"a": 1}), json!({"a": 1, "b": 2}), json!({"c": 1})],
+    );
+}
+
+#[test]
+fn ok_unknown_keywords_of_the_draft_are_dropped() {
+    let s = json!({"const": 1, "if": {"type": "string"}, "then": false, "prefixItems": [false]});
+    let w = work(&s, Draft::Draft4).expect("ok");
+    assert_eq!(w, json!({}));
+    same_meaning(&s, Draft::Draft4, &[json!(2), json!("s"), json!([1])]);
+}
+
+#[test]
+fn ok_anchors_resolve_in_schema_positions_only() {
+    let s = json!({"x-a": {"$anchor": "t", "type": "integer"},
+        "$defs": {"t": {"$anchor": "t", "type": "string"}},
+        "properties": {"p": {"$ref": "#t"}}});
+    let w = work(&s, Draft::Draft202012).expect("ok");
+    assert_eq!(w["properties"]["p"], json!({"$ref": "#/$defs/t"}));
+    same_meaning(&s, Draft::Draft202012, &[json!({"p": "s"}), json!({"p": 1})]);
+}
+
+#[test]
+fn ok_ids_and_relative_references() {
+    let s = json!({"$id": "https://x.test/root.json",
+        "properties": {"a": {"$ref": "item.json"}, "b": {"$ref": "https://x.test/item.json#/properties/n"}},
+        "$defs": {"i": {"$id": "item.json", "type": "object", "properties": {"n": {"type": "integer"}}}}});
+    let w = work(&s, Draft::Draft202012).expect("ok");
+    assert_eq!(w["properties"]["a"], json!({"$ref": "#/$defs/i"}));
+    assert_eq!(w["properties"]["b"], json!({"$ref": "#/$defs/i/properties/n"}));
+    same_meaning(
+        &s,
+        Draft::Draft202012,
+        &[json!({"a": {"n": 1}, "b": 2}), json!({"a": {"n": "x"}}), json!({"b": "x"})],
+    );
+}
+
+#[test]
+fn ok_supplied_documents_are_bundled() {
+    let base = json!({"definitions": {"path": {"type": "string", "pattern": "^/"}}});
+    let s = json!({"properties": {"p": {"$ref": "base.json#/definitions/path"}, "q": {"$ref": "base.json#/definitions/path"}}});
+    let w = work_with(&s, Draft::Draft7, &[("base.json".to_owned(), base)]).expect("ok");
+    assert_eq!(w["properties"]["p"], w["properties"]["q"], "one target, bundled once: {w}");
+    let r = w["properties"]["p"]["$ref"].as_str().expect("a reference");
+    assert_eq!(
+        crate::pointer::resolve_fragment(&w, r).map(|t| t.0.clone()),
+        Some(json!({"type": "string", "pattern": "^/"}))
+    );
+}
+
+#[test]
+fn ok_recursive_and_dynamic_references() {
+    let s = json!({"$recursiveAnchor": true, "type": "object", "properties": {"next": {"$recursiveRef": "#"}}});
+    let w = work(&s, Draft::Draft201909).expect("ok");
+    assert_eq!(w["properties"]["next"], json!({"$ref": "#"}));
+    let d = json!({"$dynamicAnchor": "node", "type": "object", "properties": {"kids": {"items": {"$dynamicRef": "#node"}}}});
+    let w = work(&d, Draft::Draft202012).expect("ok");
+    assert_eq!(w["properties"]["kids"]["items"], json!({"$ref": "#"}));
+}
+
+#[test]
+fn ok_source_pointers_follow_renames() {
+    let s = json!({"items": [{"type": "string"}], "additionalItems": false});
+    let w = normalize(&s, Draft::Draft7, docs(Draft::Draft7)).expect("ok");
+    assert_eq!(w.source_pointer("/prefixItems/0/type"), "/items/0/type");
+    assert_eq!(w.source_pointer("/items"), "/additionalItems");
+    assert_eq!(w.source_pointer("/prefixItems"), "/items");
+}
+
+#[test]
+fn err_unresolvable_references_are_located() {
+    let s = json!({"properties": {"a": {"$ref": "other.json#/x"}, "b": {"$ref": "#/$defs/none"}}});
+    let e = work(&s, Draft::Draft202012).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    let at: Vec<&str> = e.problems().iter().map(|p| p.pointer.as_str()).collect();
+    assert_eq!(at, ["/properties/a/$ref", "/properties/b/$ref"]);
+    assert!(e.problems()[0].message.contains("not supplied"), "{}", e.problems()[0].message);
+}

@@ -1,0 +1,489 @@
+//! Reversible rewrites (contract §5), opt-in with `Options::with_reshape`, and
+//! their inverses, applied by `decode`.
+//!
+//! The emission keeps an **annotated** copy of the schema it sent: the same
+//! schema with markers (`$schemacast:…` keys, stripped from what is sent) at
+//! every rewritten spot:
+//!
+//! - an optional property `p: T` sent required as `T | null` ([`NULLABLE`] on
+//!   the object, [`OR_NULL`] on the property): `null` means absent;
+//! - an optional property whose schema already accepts `null`, sent required
+//!   as `null | {"value": T}` ([`PRESENT`]): `null` means absent, `{"value": v}`
+//!   means `v`, so both `null` and absence stay expressible;
+//! - a map sent as an array of `{"key", "value"}` pairs (`lower::PAIRS`);
+//! - a value no native schema can carry sent as a string holding its JSON text
+//!   (`lower::JSON_TEXT`);
+//! - a root that is not an object wrapped as `{"value": …}` ([`WRAPPED`]).
+//!
+//! Layer invariant: this module knows schemas and markers, not providers.
+//! References in the annotated schema (`#/$defs/…`) are followed, so recursion
+//! stays expressible while reshaping.
+
+use crate::emission::{Action, Note};
+use crate::lower::{AT, JSON_TEXT, PAIRS};
+use serde_json::{Map, Value, json};
+
+mod inverse;
+pub(crate) mod read;
+
+use inverse::{element, refers};
+pub(crate) use inverse::{inverse, undo_at};
+
+/// Marks an object whose listed properties were made required and nullable.
+const NULLABLE: &str = "$schemacast:nullable";
+/// Marks a wrapped root.
+const WRAPPED: &str = "$schemacast:wrapped";
+/// Marks the `anyOf: [T, null]` a rewritten property became: `decode` picks its
+/// branch by whether the value is `null`, without a validator.
+const OR_NULL: &str = "$schemacast:or-null";
+/// Marks the `anyOf: [null, {"value": T}]` of an optional property whose
+/// schema accepts `null`.
+const PRESENT: &str = "$schemacast:present";
+
+/// Decides whether the value `y`, as sent, satisfies the annotated schema's
+/// union branch at a pointer (its stripped form, in the context of the root).
+pub(crate) type Accepts<'f> = &'f dyn Fn(&str, &Value) -> bool;
+
+/// Makes every optional property of every object of `ann` (in place, `$defs`
+/// included) required: nullable when its schema does not accept `null`, else
+/// behind a presence wrapper. A note per object.
+pub(crate) fn optionals(ann: &mut Value, notes: &mut Vec<Note>) {
+    let snapshot = ann.clone();
+    rewrite_optionals(ann, &snapshot, "", notes, 0);
+}
+
+fn rewrite_optionals(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, depth: usize) {
+    let Value::Object(m) = v else { return };
+    if depth > crate::preflight::MAX_DEPTH_CEILING || m.contains_key(JSON_TEXT) {
+        return;
+    }
+    for (k, sub) in m.iter_mut() {
+        match (k.as_str(), sub) {
+            ("properties" | "$defs", Value::Object(p)) => {
+                for (name, s) in p.iter_mut() {
+                    let here = crate::pointer::push(&crate::pointer::push(at, k), name);
+                    rewrite_optionals(s, root, &here, notes, depth + 1);
+                }
+            }
+            ("items" | "additionalProperties", s) => {
+                rewrite_optionals(s, root, &crate::pointer::push(at, k), notes, depth + 1);
+            }
+            ("anyOf" | "prefixItems", Value::Array(a)) => {
+                for (i, s) in a.iter_mut().enumerate() {
+                    let here = crate::pointer::push_index(&crate::pointer::push(at, k), i);
+                    rewrite_optionals(s, root, &here, notes, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    let required: Vec<String> = match m.get("required") {
+        Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        _ => Vec::new(),
+    };
+    // Notes name the source location the lowering recorded, else the spot in the sent schema.
+    let at = m.get(AT).and_then(Value::as_str).unwrap_or(at).to_owned();
+    let at = at.as_str();
+    let Some(Value::Object(props)) = m.get_mut("properties") else { return };
+    let optional: Vec<String> = props.keys().filter(|k| !required.contains(k)).cloned().collect();
+    if optional.is_empty() {
+        return;
+    }
+    let mut nullable = Vec::new();
+    let mut present = Vec::new();
+    for name in &optional {
+        let Some(node) = props.get_mut(name) else { continue };
+        let inner = std::mem::take(node);
+        if admits_null(&inner, root, 0) {
+            let mut wrapper = Map::new();
+            wrapper.insert("type".to_owned(), json!("object"));
+            let mut value = Map::new();
+            value.insert("value".to_owned(), inner);
+            wrapper.insert("properties".to_owned(), Value::Object(value));
+            wrapper.insert("required".to_owned(), json!(["value"]));
+            wrapper.insert("additionalProperties".to_owned(), Value::Bool(false));
+            let mut out = Map::new();
+            out.insert("anyOf".to_owned(), Value::Array(vec![json!({"type": "null"}), Value::Object(wrapper)]));
+            out.insert(PRESENT.to_owned(), Value::Bool(true));
+            *node = Value::Object(out);
+            present.push(name.clone());
+        } else {
+            let mut out = Map::new();
+            out.insert("anyOf".to_owned(), Value::Array(vec![inner, json!({"type": "null"})]));
+            out.insert(OR_NULL.to_owned(), Value::Bool(true));
+            *node = Value::Object(out);
+            nullable.push(name.clone());
+        }
+    }
+    let all: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
+    m.insert("required".to_owned(), Value::Array(all));
+    if !nullable.is_empty() {
+        notes.push(Note::new(
+            at,
+            "required",
+            Action::Rewritten,
+            format!(
+                "reshape: optional {} sent required and nullable; decode drops them when null",
+                nullable.join(", ")
+            ),
+        ));
+        m.insert(NULLABLE.to_owned(), json!(nullable));
+    }
+    if !present.is_empty() {
+        notes.push(Note::new(
+            at,
+            "required",
+            Action::Rewritten,
+            format!(
+                "reshape: optional {} (whose schemas accept null) sent required as `null` (absent) or `{{\"value\": …}}` (present); decode undoes it",
+                present.join(", ")
+            ),
+        ));
+    }
+}
+
+/// Wraps a root that is not an object in `{"value": …}`.
+pub(crate) fn wrap(ann: Value, notes: &mut Vec<Note>) -> Value {
+    notes.push(Note::new(
+        "",
+        "",
+        Action::Rewritten,
+        "reshape: the root is wrapped as `{\"value\": …}`; decode unwraps it",
+    ));
+    let mut ann = ann;
+    // References into the root's `$defs` move with it to the wrapper's root.
+    let defs = ann.as_object_mut().and_then(|m| m.remove("$defs"));
+    retarget(&mut ann);
+    let mut props = Map::new();
+    props.insert("value".to_owned(), ann);
+    let mut m = Map::new();
+    m.insert("type".to_owned(), json!("object"));
+    m.insert("properties".to_owned(), Value::Object(props));
+    m.insert("required".to_owned(), json!(["value"]));
+    m.insert("additionalProperties".to_owned(), Value::Bool(false));
+    if let Some(mut d) = defs {
+        retarget(&mut d);
+        m.insert("$defs".to_owned(), d);
+    }
+    m.insert(WRAPPED.to_owned(), Value::Bool(true));
+    Value::Object(m)
+}
+
+/// A root reference `#` now means the wrapped value: `#/properties/value`.
+fn retarget(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if m.get("$ref") == Some(&json!("#")) {
+                m.insert("$ref".to_owned(), json!("#/properties/value"));
+            }
+            for (k, sub) in m.iter_mut() {
+                if !matches!(k.as_str(), "enum" | "const" | "default" | "examples") {
+                    retarget(sub);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(retarget),
+        _ => {}
+    }
+}
+
+/// Whether `node` accepts `null`, read from its keywords (references followed);
+/// `true` when unsure (the presence wrapper is reversible either way).
+fn admits_null(node: &Value, root: &Value, depth: usize) -> bool {
+    let Value::Object(m) = node else { return node != &Value::Bool(false) };
+    if depth > 64 {
+        return true;
+    }
+    if m.contains_key(JSON_TEXT) || m.contains_key(PAIRS) {
+        return false;
+    }
+    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+        return match crate::pointer::resolve_fragment(root, r) {
+            Some((t, _)) => admits_null(t, root, depth + 1),
+            None => true,
+        };
+    }
+    let type_ok = match m.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        Some(_) => true,
+    };
+    let enum_ok = match m.get("enum") {
+        Some(Value::Array(lits)) => lits.contains(&Value::Null),
+        _ => true,
+    };
+    let const_ok = m.get("const").is_none_or(Value::is_null);
+    let any_ok = match m.get("anyOf") {
+        Some(Value::Array(b)) => b.iter().any(|b| admits_null(b, root, depth + 1)),
+        _ => true,
+    };
+    type_ok && enum_ok && const_ok && any_ok
+}
+
+/// Makes every union of `ann` decodable: a union whose branch carries a
+/// rewrite, where that branch's sent values may also satisfy another branch,
+/// could not tell `decode` which inverse to apply (a pairs array and a plain
+/// array, an optional's `null` and a `null`-valued branch). Such a union is sent
+/// as a string holding its JSON text instead, which is unambiguous. Returns
+/// whether anything was replaced (a widening, noted).
+pub(crate) fn disambiguate(ann: &mut Value, notes: &mut Vec<Note>) -> bool {
+    let snapshot = ann.clone();
+    let mut changed = false;
+    settle(ann, &snapshot, "", notes, &mut changed, 0);
+    changed
+}
+
+fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed: &mut bool, depth: usize) {
+    let Value::Object(m) = v else { return };
+    if depth > crate::preflight::MAX_DEPTH_CEILING {
+        return;
+    }
+    let ambiguous = match m.get("anyOf") {
+        Some(Value::Array(branches)) if !m.contains_key(OR_NULL) && !m.contains_key(PRESENT) => {
+            branches.iter().enumerate().any(|(i, b)| {
+                marked(b, root, &mut Vec::new())
+                    && branches.iter().enumerate().any(|(j, c)| i != j && !sent_disjoint(b, c, root))
+            })
+        }
+        _ => false,
+    };
+    if ambiguous {
+        let mut out = Map::new();
+        for k in ["title", "description"] {
+            if let Some(x) = m.get(k) {
+                out.insert(k.to_owned(), x.clone());
+            }
+        }
+        out.insert("type".to_owned(), json!("string"));
+        out.insert(JSON_TEXT.to_owned(), Value::Bool(true));
+        *v = Value::Object(out);
+        *changed = true;
+        notes.push(Note::new(
+            at,
+            "anyOf",
+            Action::Rewritten,
+            "reshape: a branch of this union is rewritten, and its sent values could satisfy another branch, so decode could not tell them apart: the union is sent as a string holding its JSON text instead (widening)",
+        ));
+        return;
+    }
+    for (k, sub) in m.iter_mut() {
+        match (k.as_str(), sub) {
+            ("properties" | "$defs", Value::Object(p)) => {
+                for (name, s) in p.iter_mut() {
+                    let here = crate::pointer::push(&crate::pointer::push(at, k), name);
+                    settle(s, root, &here, notes, changed, depth + 1);
+                }
+            }
+            ("items" | "additionalProperties", s) => {
+                settle(s, root, &crate::pointer::push(at, k), notes, changed, depth + 1)
+            }
+            ("anyOf" | "prefixItems", Value::Array(a)) => {
+                for (i, s) in a.iter_mut().enumerate() {
+                    let here = crate::pointer::push_index(&crate::pointer::push(at, k), i);
+                    settle(s, root, &here, notes, changed, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether a node, or what its references lead to, carries a marker.
+fn marked(v: &Value, root: &Value, seen: &mut Vec<String>) -> bool {
+    match v {
+        Value::Object(m) => {
+            if m.keys().any(|k| k.starts_with("$schemacast:") && k != AT) {
+                return true;
+            }
+            if let Some(r) = m.get("$ref").and_then(Value::as_str)
+                && !seen.iter().any(|s| s == r)
+            {
+                seen.push(r.to_owned());
+                if let Some((t, _)) = crate::pointer::resolve_fragment(root, r)
+                    && marked(t, root, seen)
+                {
+                    return true;
+                }
+            }
+            m.iter().any(|(k, sub)| !matches!(k.as_str(), "enum" | "const") && marked(sub, root, seen))
+        }
+        Value::Array(a) => a.iter().any(|x| marked(x, root, seen)),
+        _ => false,
+    }
+}
+
+/// The JSON types a sent node may hold (`None`: any).
+fn sent_types(v: &Value, root: &Value, depth: usize) -> Option<crate::lower::types::TypeSet> {
+    use crate::lower::types::TypeSet;
+    let Value::Object(m) = v else { return None };
+    if depth > 64 {
+        return None;
+    }
+    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+        return crate::pointer::resolve_fragment(root, r).and_then(|(t, _)| sent_types(t, root, depth + 1));
+    }
+    if let Some(Value::Array(bs)) = m.get("anyOf") {
+        return bs.iter().try_fold(TypeSet::NONE, |acc, b| sent_types(b, root, depth + 1).map(|t| acc.union(t)));
+    }
+    m.get("type").and_then(TypeSet::from_keyword)
+}
+
+/// Whether no value satisfies both sent nodes: disjoint types, or a key both
+/// require with disjoint literals.
+fn sent_disjoint(a: &Value, b: &Value, root: &Value) -> bool {
+    if let (Some(x), Some(y)) = (sent_types(a, root, 0), sent_types(b, root, 0))
+        && x.intersect(y).is_empty()
+    {
+        return true;
+    }
+    let follow = |v: &Value| -> Value {
+        match v.get("$ref").and_then(Value::as_str).and_then(|r| crate::pointer::resolve_fragment(root, r)) {
+            Some((t, _)) => t.clone(),
+            None => v.clone(),
+        }
+    };
+    let (a, b) = (follow(a), follow(b));
+    let literals = |n: &Value, k: &str| -> Option<Vec<Value>> {
+        let required = n.get("required")?.as_array()?.iter().any(|r| r == k);
+        let p = follow(n.get("properties")?.get(k)?);
+        let lits = match (p.get("const"), p.get("enum")) {
+            (Some(c), _) => vec![c.clone()],
+            (None, Some(Value::Array(e))) => e.clone(),
+            _ => return None,
+        };
+        required.then_some(lits)
+    };
+    let keys: Vec<String> =
+        a.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default();
+    keys.iter().any(|k| match (literals(&a, k), literals(&b, k)) {
+        (Some(x), Some(y)) => x.iter().all(|l| !crate::literal::contains(&y, l)),
+        _ => false,
+    })
+}
+
+/// Whether `v` holds a reshape marker anywhere (references not followed).
+pub(crate) fn has_markers(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.iter().any(|(k, sub)| (k.starts_with("$schemacast:") && k != AT) || has_markers(sub)),
+        Value::Array(a) => a.iter().any(has_markers),
+        _ => false,
+    }
+}
+
+struct Cx<'a, 'f> {
+    root: &'a Value,
+    accepts: Accepts<'f>,
+}
+
+impl<'a> Cx<'a, '_> {
+    /// The node a `$ref` leads to (with its pointer), or the node itself.
+    fn follow(&self, node: &'a Value, at: &str) -> (&'a Value, String) {
+        let mut node = node;
+        let mut at = at.to_owned();
+        for _ in 0..64 {
+            match node.get("$ref").and_then(Value::as_str).and_then(|r| crate::pointer::resolve_fragment(self.root, r))
+            {
+                Some((t, p)) => {
+                    node = t;
+                    at = p;
+                }
+                None => break,
+            }
+        }
+        (node, at)
+    }
+
+    /// The first branch of a union that accepts the value as sent.
+    fn branch(&self, node: &'a Value, at: &str, y: &Value) -> Option<(&'a Value, String)> {
+        let Some(Value::Array(branches)) = node.get("anyOf") else { return None };
+        branches.iter().enumerate().find_map(|(i, b)| {
+            let p = crate::pointer::push_index(&crate::pointer::push(at, "anyOf"), i);
+            (self.accepts)(&p, y).then_some((b, p))
+        })
+    }
+}
+
+/// The forward rewrite of an answer (what the provider sends for it): wrap,
+/// encode maps and JSON texts, fill absent rewritten properties. `None` when
+/// no branch of a union fits.
+pub(crate) fn forward(x: &Value, ann: &Value, accepts: Accepts<'_>) -> Option<Value> {
+    let cx = Cx { root: ann, accepts };
+    if ann.get(WRAPPED) == Some(&Value::Bool(true)) {
+        let inner = ann.pointer("/properties/value")?;
+        return Some(json!({"value": fill(x, inner, "/properties/value", &cx, 0)?}));
+    }
+    fill(x, ann, "", &cx, 0)
+}
+
+fn fill(x: &Value, node: &Value, at: &str, cx: &Cx<'_, '_>, depth: usize) -> Option<Value> {
+    if depth > crate::preflight::MAX_DEPTH_CEILING {
+        return Some(x.clone());
+    }
+    let (node, at) = cx.follow(node, at);
+    if node.get(JSON_TEXT).is_some() {
+        return Some(Value::String(x.to_string()));
+    }
+    if node.get(PAIRS).is_some() {
+        let Value::Object(m) = x else { return Some(x.clone()) };
+        let value_node = node.pointer("/items/properties/value")?;
+        let value_at = format!("{at}/items/properties/value");
+        let pairs = m
+            .iter()
+            .map(|(k, v)| Some(json!({"key": k, "value": fill(v, value_node, &value_at, cx, depth + 1)?})))
+            .collect::<Option<Vec<_>>>()?;
+        return Some(Value::Array(pairs));
+    }
+    if node.get(OR_NULL).is_some() {
+        let inner = node.pointer("/anyOf/0")?;
+        return fill(x, inner, &format!("{at}/anyOf/0"), cx, depth + 1);
+    }
+    if node.get(PRESENT).is_some() {
+        let inner = node.pointer("/anyOf/1/properties/value")?;
+        let v = fill(x, inner, &format!("{at}/anyOf/1/properties/value"), cx, depth + 1)?;
+        return Some(json!({"value": v}));
+    }
+    if let Some(Value::Array(branches)) = node.get("anyOf") {
+        if !has_markers(node) && !refers(node) {
+            return Some(x.clone());
+        }
+        return branches.iter().enumerate().find_map(|(i, b)| {
+            let p = format!("{at}/anyOf/{i}");
+            fill(x, b, &p, cx, depth + 1).filter(|y| (cx.accepts)(&p, y))
+        });
+    }
+    match x {
+        Value::Object(m) => {
+            let mut out = m.clone();
+            let props = node.get("properties").and_then(Value::as_object);
+            if let Some(props) = props {
+                for (k, sub) in props {
+                    let p = crate::pointer::push(&crate::pointer::push(&at, "properties"), k);
+                    match m.get(k) {
+                        Some(v) => {
+                            out.insert(k.clone(), fill(v, sub, &p, cx, depth + 1)?);
+                        }
+                        None if sub.get(PRESENT).is_some() || sub.get(OR_NULL).is_some() => {
+                            out.insert(k.clone(), Value::Null);
+                        }
+                        None => {}
+                    }
+                }
+            }
+            Some(Value::Object(out))
+        }
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match element(node, &at, i) {
+                Some((sub, p)) => fill(v, sub, &p, cx, depth + 1),
+                None => Some(v.clone()),
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array),
+        other => Some(other.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,145 @@
+//! Each rewrite's inverse undoes it exactly, and the markers never reach the provider.
+
+use super::*;
+use serde_json::json;
+
+/// Forward then inverse, branch choices made by validators of the stripped schema.
+#[track_caller]
+fn round_trip(ann: &Value, x: &Value) -> Value {
+    let sent = crate::lower::strip(ann);
+    let map = jsonschema::options().offline().build_map(&sent).expect("the sent schema builds");
+    let accepts = |at: &str, y: &Value| map.get(&format!("#{at}")).is_some_and(|v| v.is_valid(y));
+    let y = forward(x, ann, &accepts).expect("a sent form");
+    let whole = jsonschema::options().offline().build(&sent).expect("builds");
+    assert!(whole.is_valid(&y), "the sent form {y} is valid under the sent schema {sent}");
+    inverse(y, ann, &accepts).expect("decodes")
+}
+
+fn optional_object() -> Value {
+    let mut ann = json!({"type": "object", "properties": {
+        "a": {"type": "string"},
+        "b": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        "c": {"type": "boolean"}}, "required": ["c"], "additionalProperties": false});
+    optionals(&mut ann, &mut Vec::new());
+    ann
+}
+
+#[test]
+fn ok_optionals_round_trip() {
+    let ann = optional_object();
+    assert_eq!(ann["required"], json!(["a", "b", "c"]));
+    assert!(ann["properties"]["b"].get(PRESENT).is_some(), "b accepts null: a presence wrapper");
+    for x in
+        [json!({"c": true}), json!({"c": true, "a": "x"}), json!({"c": false, "b": null}), json!({"c": true, "b": 3})]
+    {
+        assert_eq!(round_trip(&ann, &x), x);
+    }
+}
+
+#[test]
+fn ok_pairs_json_text_and_wrap_round_trip() {
+    let ann = json!({"type": "object", "properties": {
+        "m": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"},
+              "value": {"type": "integer"}}, "required": ["key", "value"], "additionalProperties": false},
+              "$schemacast:pairs": true},
+        "any": {"type": "string", "$schemacast:json": true}},
+        "required": ["m", "any"], "additionalProperties": false});
+    let x = json!({"m": {"x": 1, "y \"q\"": 2}, "any": {"deep": [1, "two", null, {"k": "a\nb"}]}});
+    assert_eq!(round_trip(&ann, &x), x);
+    let wrapped =
+        wrap(json!({"type": "array", "items": {"type": "string", "$schemacast:json": true}}), &mut Vec::new());
+    let x = json!([{"a": 1}, [2], "s"]);
+    assert_eq!(round_trip(&wrapped, &x), x);
+}
+
+#[test]
+fn ok_references_are_followed() {
+    let mut ann = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}}, "required": ["root"],
+        "additionalProperties": false,
+        "$defs": {"Node": {"type": "object", "properties": {"name": {"type": "string"},
+            "meta": {"type": "string", "$schemacast:json": true},
+            "kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+            "required": ["name", "kids"], "additionalProperties": false}}});
+    optionals(&mut ann, &mut Vec::new());
+    let x = json!({"root": {"name": "a", "kids": [{"name": "b", "kids": [], "meta": {"x": 1}}]}});
+    assert_eq!(round_trip(&ann, &x), x);
+}
+
+#[test]
+fn ok_union_branches_with_markers() {
+    let ann = json!({"type": "object", "properties": {"v": {"anyOf": [
+        {"type": "object", "properties": {"kind": {"type": "string", "enum": ["map"]},
+            "m": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"},
+                  "value": {"type": "string"}}, "required": ["key", "value"], "additionalProperties": false},
+                  "$schemacast:pairs": true}}, "required": ["kind", "m"], "additionalProperties": false},
+        {"type": "object", "properties": {"kind": {"type": "string", "enum": ["raw"]},
+            "m": {"type": "string", "$schemacast:json": true}}, "required": ["kind", "m"], "additionalProperties": false}]}},
+        "required": ["v"], "additionalProperties": false});
+    for x in [json!({"v": {"kind": "map", "m": {"a": "b"}}}), json!({"v": {"kind": "raw", "m": [1, 2]}})] {
+        assert_eq!(round_trip(&ann, &x), x);
+    }
+}
+
+#[test]
+fn err_repeated_keys_and_bad_json_text() {
+    let ann = json!({"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"},
+        "value": {"type": "string", "$schemacast:json": true}}}, "$schemacast:pairs": true});
+    let never = |_: &str, _: &Value| false;
+    let twice = json!([{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]);
+    let e = inverse(twice, &ann, &never).unwrap_err();
+    assert_eq!(e.kind(), "repeated_key");
+    assert!(e.to_string().contains("\"a\"") && e.to_string().contains("/1"), "{e}");
+    let bad = json!([{"key": "a", "value": "{not json"}]);
+    let e = inverse(bad, &ann, &never).unwrap_err();
+    assert_eq!(e.kind(), "not_json");
+    assert!(e.to_string().contains("/a"), "{e}");
+}
+
+#[test]
+fn ok_admits_null_reads_keywords_and_references() {
+    let root = json!({"$defs": {"N": {"type": ["string", "null"]}, "S": {"type": "string"}}});
+    for (node, expected) in [
+        (json!({}), true),
+        (json!(true), true),
+        (json!(false), false),
+        (json!({"type": "string", "minLength": 2}), false),
+        (json!({"type": ["string", "null"], "maxLength": 1}), true),
+        (json!({"enum": ["a", null]}), true),
+        (json!({"type": "string", "enum": ["a"]}), false),
+        (json!({"const": null}), true),
+        (json!({"anyOf": [{"type": "integer"}, {"type": "null"}]}), true),
+        (json!({"anyOf": [{"type": "integer"}, {"type": "boolean"}]}), false),
+        (json!({"$ref": "#/$defs/N"}), true),
+        (json!({"$ref": "#/$defs/S"}), false),
+    ] {
+        assert_eq!(admits_null(&node, &root, 0), expected, "{node}");
+    }
+}
+
+#[test]
+fn ok_ambiguous_unions_become_json_text() {
+    // A pairs branch beside a plain array branch: `[]` would mean both.
+    let mut ann = json!({"anyOf": [
+        {"type": "array", "items": {"type": "integer"}},
+        {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"},
+            "value": {"type": "integer"}}, "required": ["key", "value"], "additionalProperties": false},
+            "$schemacast:pairs": true}]});
+    assert!(disambiguate(&mut ann, &mut Vec::new()));
+    assert_eq!(ann, json!({"type": "string", "$schemacast:json": true}));
+    // Issue 14's case: an optional's `null` against a branch whose key is `null`.
+    let mut ann = json!({"type": "object", "properties": {"x": {"anyOf": [
+        {"type": "object", "properties": {"p": {"type": "string"}}, "additionalProperties": false},
+        {"type": "object", "properties": {"p": {"type": "null"}}, "required": ["p"], "additionalProperties": false}]}},
+        "required": ["x"], "additionalProperties": false});
+    optionals(&mut ann, &mut Vec::new());
+    assert!(disambiguate(&mut ann, &mut Vec::new()));
+    let x = json!({"x": {"p": null}});
+    assert_eq!(round_trip(&ann, &x), x);
+    assert_eq!(round_trip(&ann, &json!({"x": {}})), json!({"x": {}}));
+    // Tagged branches stay as they are.
+    let mut tagged = json!({"anyOf": [
+        {"type": "object", "properties": {"k": {"enum": ["a"]}, "m": {"type": "string", "$schemacast:json": true}},
+         "required": ["k", "m"]},
+        {"type": "object", "properties": {"k": {"enum": ["b"]}}, "required": ["k"]}]});
+    assert!(!disambiguate(&mut tagged, &mut Vec::new()));
+}

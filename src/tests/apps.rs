@@ -1,0 +1,84 @@
+//! The application schemas of `fixtures/apps/` with their valid instances
+//! (`<case>.instances.jsonl`): under every option set, no instance is narrowed,
+//! the projection keeps it valid, every body passes the provider's rules, and
+//! a provider-shaped response carrying it decodes back to its projection (every
+//! reshape undone).
+
+use crate::laws;
+use serde_json::Value;
+use std::path::Path;
+
+/// Every application schema with its instances.
+pub(crate) fn apps(dir: &Path) -> Vec<(String, Value, Vec<Value>)> {
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("the folder is readable")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    for f in files {
+        let name = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+        let schema: Value = serde_json::from_str(&std::fs::read_to_string(&f).expect("readable")).expect("JSON");
+        let lines = std::fs::read_to_string(f.with_extension("instances.jsonl")).unwrap_or_default();
+        let instances: Vec<Value> = lines
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).expect("an instance"))
+            .collect();
+        out.push((name, schema, instances));
+    }
+    out
+}
+
+/// The laws over one folder of application schemas.
+pub(crate) fn check_folder(dir: &Path) -> Vec<String> {
+    let mut broken = Vec::new();
+    for (name, schema, instances) in apps(dir) {
+        if let Err(e) = laws::check(&schema, &instances) {
+            broken.push(format!("{name}: {e}"));
+        }
+        for opts in laws::option_sets() {
+            let Ok(em) = opts.compile(&schema) else { continue };
+            let Ok(Some(validator)) = em.local_validator() else { continue };
+            for x in instances.iter().filter(|x| validator.is_valid(x)) {
+                let Some(sent) = em.sent_for(x) else {
+                    broken.push(format!("{name}: {opts:?}: no sent form for {x}"));
+                    continue;
+                };
+                if em.body().get("tools").is_some() && !sent.is_object() {
+                    continue;
+                }
+                let decoded = em.decode(&laws::encode(&em, &sent));
+                if decoded.as_ref().map(crate::Answer::value) != Ok(&em.project(x)) {
+                    broken.push(format!("{name}: {opts:?}: {x} decodes to {decoded:?}"));
+                }
+            }
+        }
+    }
+    broken
+}
+
+#[test]
+fn apps_keep_the_laws() {
+    let dir = super::root().join("fixtures/apps");
+    let all = apps(&dir);
+    assert!(all.len() >= 40, "the application schemas are there ({})", all.len());
+    assert!(all.iter().all(|(_, _, xs)| xs.len() >= 3), "every schema has its instances");
+    let broken = check_folder(&dir);
+    assert!(broken.is_empty(), "{} law(s) broken:\n{}", broken.len(), broken.join("\n"));
+}
+
+/// Every instance committed beside a schema is valid under it (the local
+/// validator agrees with the generators' own checks).
+#[test]
+fn apps_instances_are_valid() {
+    for (name, schema, instances) in apps(&super::root().join("fixtures/apps")) {
+        let em = crate::emit(&schema, crate::Provider::OpenAi).expect("compiles");
+        let v = em.local_validator().expect("builds").expect("a validator");
+        for x in &instances {
+            assert!(v.is_valid(x), "{name}: {x}");
+        }
+    }
+}
