@@ -134,6 +134,9 @@ pub struct Emission {
     pub(crate) validator: Option<crate::preflight::LazyValidator>,
     /// The annotated sent schema when reversible rewrites were applied.
     pub(crate) reshape: Option<Value>,
+    /// The name of the tool the request forces, when the answer comes back as
+    /// that tool's input (Claude's and Bedrock's tool mechanisms).
+    pub(crate) tool: Option<String>,
     /// The front end's working form of `source`, when it is not `source` itself
     /// (another draft, identifiers, supplied documents).
     pub(crate) work: Option<Value>,
@@ -161,6 +164,7 @@ impl Emission {
             source: source.cloned(),
             validator: None,
             reshape: None,
+            tool: None,
             work: None,
             readings: crate::closure::Readings::ALL,
             assert_formats: true,
@@ -211,7 +215,7 @@ impl Emission {
         let validator = self.local_validator().map_err(|e| crate::DecodeError::Schema(e.clone()))?;
         let accepts = |at: &str, y: &Value| self.sent_accepts(at, y);
         let reshape = self.reshape.as_ref().map(|ann| (ann, &accepts as crate::reshape::Accepts<'_>));
-        crate::decode::decode(envelope, validator, reshape, response_body)
+        crate::decode::decode(envelope, self.tool.as_deref(), validator, reshape, response_body)
     }
 
     /// Whether the sent schema's union branch at `at` (a pointer into the
@@ -255,7 +259,7 @@ impl Emission {
         let envelope = crate::profile::profile(self.provider).envelope;
         let accepts = |at: &str, y: &Value| self.sent_accepts(at, y);
         let sent = self.reshape.as_ref().and_then(|ann| crate::reshape::forward(answer, ann, &accepts));
-        crate::decode::response_body(envelope, &self.body, sent.as_ref().unwrap_or(answer))
+        crate::decode::response_body(envelope, self.tool.as_deref(), sent.as_ref().unwrap_or(answer))
     }
 
     /// The local validator of the source schema, built at the first call.

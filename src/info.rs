@@ -106,6 +106,14 @@ fn json_request(p: &Profile) -> String {
 }
 
 fn enforces(p: &Profile) -> String {
+    let reading = reading(p);
+    match p.grammar.map(|g| g.checked).filter(|c| !c.is_empty()) {
+        Some(engines) => format!("{reading}; checked against {engines}"),
+        None => reading,
+    }
+}
+
+fn reading(p: &Profile) -> String {
     match p.reading {
         Reading::Strict => "strict grammar: every object closed and fully required; only schemas inside the subset (as written, or rewritten exactly or wider) are sent".to_owned(),
         Reading::ClosedByDefault => "grammar: objects closed unless they say `additionalProperties`; patterns match the whole string; openness is always sent explicitly".to_owned(),

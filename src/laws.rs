@@ -8,7 +8,14 @@
 //!    documented rules (fields, keywords, required/additionalProperties, limits,
 //!    name patterns);
 //! 4. `decode` of an encoded valid instance returns it;
-//! 5. exactness: an emission that claims `exact` admits no answer the source rejects.
+//! 5. streaming: an answer cut into events anywhere ends exactly as `decode`
+//!    of the whole response, partial values are prefix-completions of the final
+//!    one, and an early error is never followed by a valid answer
+//!    ([`check_stream`]).
+//! 6. exactness: an emission that claims `exact` admits no answer the source rejects.
+
+mod stream;
+pub use stream::{check_stream, check_stream_input, is_prefix_completion};
 
 use crate::profile::{Envelope, profile};
 use crate::{ClaudeMechanism, Emission, GeminiDialect, Mode, Options, Provider};
@@ -920,5 +927,5 @@ pub fn gemini_schema_problems(v: &Value, at: &str, out: &mut Vec<String>) {
 /// exactly as given (no reshape applied).
 #[must_use]
 pub fn encode(em: &Emission, x: &Value) -> Value {
-    crate::decode::response_body(crate::profile::profile(em.provider()).envelope, em.body(), x)
+    crate::decode::response_body(crate::profile::profile(em.provider()).envelope, em.tool.as_deref(), x)
 }

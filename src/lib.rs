@@ -58,6 +58,7 @@ mod preflight;
 mod profile;
 mod prompt;
 mod reshape;
+mod stream;
 mod vocab;
 
 #[cfg(test)]
@@ -74,6 +75,7 @@ pub use error::{Error, ErrorKind, Problem};
 pub use info::ProviderInfo;
 pub use options::{ClaudeMechanism, GeminiDialect, Mode, Options, Provider};
 pub use prompt::{instruction, repair};
+pub use stream::{EarlyError, EventSplitter, Partial, StreamDecoder, StreamEvent};
 pub use vocab::Draft;
 
 use serde_json::Value;

@@ -7,6 +7,15 @@ pub(crate) fn push(base: &str, token: &str) -> String {
     let mut out = String::with_capacity(base.len() + token.len() + 1);
     out.push_str(base);
     out.push('/');
+    escape_into(&mut out, token);
+    out
+}
+
+/// Writes `token` escaped (`~` → `~0`, `/` → `~1`) at the end of `out`.
+pub(crate) fn escape_into(out: &mut String, token: &str) {
+    if !token.contains(['~', '/']) {
+        return out.push_str(token);
+    }
     for c in token.chars() {
         match c {
             '~' => out.push_str("~0"),
@@ -14,12 +23,31 @@ pub(crate) fn push(base: &str, token: &str) -> String {
             c => out.push(c),
         }
     }
-    out
 }
 
 /// Appends an array index to `base`.
 pub(crate) fn push_index(base: &str, index: usize) -> String {
-    format!("{base}/{index}")
+    let mut out = base.to_owned();
+    index_into(&mut out, index);
+    out
+}
+
+/// Writes `/index` at the end of `out` (without the formatting machinery: the
+/// stream decoder writes one per element).
+pub(crate) fn index_into(out: &mut String, index: usize) {
+    let mut digits = [0u8; 20];
+    let mut n = index;
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push('/');
+    out.extend(digits[at..].iter().map(|d| char::from(*d)));
 }
 
 /// Decodes one reference token (`~1` → `/`, `~0` → `~`); `None` when malformed.
@@ -111,6 +139,16 @@ pub(crate) fn to_fragment(pointer: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn ok_indices_and_escapes_written_in_place() {
+        for i in [0, 7, 10, 1234, usize::MAX] {
+            assert_eq!(push_index("/a", i), format!("/a/{i}"));
+        }
+        let mut out = String::from("/x");
+        escape_into(&mut out, "a/b~c");
+        assert_eq!(out, "/xa~1b~0c");
+    }
 
     #[test]
     fn ok_escape_round_trip() {

@@ -82,6 +82,10 @@ pub(crate) struct Grammar {
     /// Every node that may be an array spells `items` (xgrammar reads a missing
     /// `items` beside another keyword as "no items").
     pub(crate) array_items: bool,
+    /// The engines (and versions) whose compiler and matcher the conformance
+    /// suite (`.ci/engines/`) runs over every emission; empty when the provider's
+    /// engine is not available to run.
+    pub(crate) checked: &'static str,
 }
 
 /// Rules of an OpenAI-style strict `json_schema` mode: the documented subset and limits.
@@ -217,9 +221,20 @@ pub(crate) static LLAMA_CPP_RULES: Rules = Rules {
     reserved_names: &["$ref", "$defs"],
 };
 
-static OLLAMA: Grammar = Grammar { rules: &LLAMA_CPP_RULES, object_root: false, type_arrays: true, array_items: false };
-static LLAMACPP: Grammar =
-    Grammar { rules: &LLAMA_CPP_RULES, object_root: false, type_arrays: true, array_items: false };
+static OLLAMA: Grammar = Grammar {
+    rules: &LLAMA_CPP_RULES,
+    object_root: false,
+    type_arrays: true,
+    array_items: false,
+    checked: "llama.cpp's own converter and matcher at 0c1e57098 (llama-server; llama-cpp-python 0.3.36) and 4df29be4f (Ollama's b10488; 0.3.35), llguidance 1.9.1",
+};
+static LLAMACPP: Grammar = Grammar {
+    rules: &LLAMA_CPP_RULES,
+    object_root: false,
+    type_arrays: true,
+    array_items: false,
+    checked: "llama.cpp's own converter and matcher at 0c1e57098 (llama-server; llama-cpp-python 0.3.36) and 4df29be4f (Ollama's b10488; 0.3.35), llguidance 1.9.1",
+};
 
 /// vLLM (`providers.md` §7.1), checked against xgrammar 0.2.9 (its default
 /// engine) and llguidance 1.9.1 (its fallback): xgrammar closes objects and
@@ -259,7 +274,13 @@ static VLLM_RULES: Rules = Rules {
     max_optional: usize::MAX,
     reserved_names: &[],
 };
-static VLLM: Grammar = Grammar { rules: &VLLM_RULES, object_root: false, type_arrays: false, array_items: true };
+static VLLM: Grammar = Grammar {
+    rules: &VLLM_RULES,
+    object_root: false,
+    type_arrays: false,
+    array_items: true,
+    checked: "xgrammar 0.2.9 (the default backend) and llguidance 1.9.1 (its fallback)",
+};
 
 /// xAI (`providers.md` §3.4): objects closed unless `additionalProperties: true`,
 /// patterns matched whole (rewritten), no recursion, no boolean sub-schemas.
@@ -298,7 +319,8 @@ static XAI_RULES: Rules = Rules {
 };
 // xAI, Fireworks and Cohere list their types one by one and document `anyOf`,
 // not type arrays: unions are sent as `anyOf`.
-static XAI: Grammar = Grammar { rules: &XAI_RULES, object_root: false, type_arrays: false, array_items: false };
+static XAI: Grammar =
+    Grammar { rules: &XAI_RULES, object_root: false, type_arrays: false, array_items: false, checked: "" };
 
 /// Fireworks (`providers.md` §3.8): an object with `properties` is closed
 /// whatever it says; `pattern`, lengths and item counts are not supported yet.
@@ -323,7 +345,7 @@ static FIREWORKS_RULES: Rules = Rules {
     reserved_names: &[],
 };
 static FIREWORKS: Grammar =
-    Grammar { rules: &FIREWORKS_RULES, object_root: false, type_arrays: false, array_items: false };
+    Grammar { rules: &FIREWORKS_RULES, object_root: false, type_arrays: false, array_items: false, checked: "" };
 
 /// Cohere v2 (`providers.md` §7.4): no numeric, length or count keywords, no
 /// anchors in patterns (dropped: their matching rule is undocumented), object roots.
@@ -347,7 +369,8 @@ static COHERE_RULES: Rules = Rules {
     max_optional: usize::MAX,
     reserved_names: &[],
 };
-static COHERE: Grammar = Grammar { rules: &COHERE_RULES, object_root: true, type_arrays: false, array_items: false };
+static COHERE: Grammar =
+    Grammar { rules: &COHERE_RULES, object_root: true, type_arrays: false, array_items: false, checked: "" };
 
 /// Everything schemacast knows about one provider.
 #[derive(Debug)]

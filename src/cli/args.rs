@@ -21,6 +21,8 @@ pub(crate) struct Args {
     pub(crate) claude_json_tool: bool,
     pub(crate) claude_mechanism: Option<ClaudeMechanism>,
     pub(crate) reshape: bool,
+    /// `decode --stream`: the input is an SSE or NDJSON transcript.
+    pub(crate) stream: bool,
     pub(crate) schema: Option<String>,
     pub(crate) help: bool,
     pub(crate) input: Option<String>,
@@ -76,6 +78,7 @@ impl Args {
                 "--no-default-filling" => args.no_default_filling = true,
                 "--claude-json-tool" => args.claude_json_tool = true,
                 "--reshape" => args.reshape = true,
+                "--stream" => args.stream = true,
                 "--schema" => args.schema = Some(value("--schema")?),
                 "--gemini-dialect" => {
                     let v = value("--gemini-dialect")?;

@@ -10,11 +10,16 @@
 //!   parse, validate), per answer. Its floor is `serde_json::from_str` plus
 //!   validation with a validator built beforehand.
 //!
+//! - **Streaming** (`--stream`, [`stream`]): a 100 KB answer in 16-byte events
+//!   through `StreamDecoder`, against one `decode` of the whole response.
+//!
 //! Each figure is the median of `--rounds` rounds. A round repeats its work
 //! until it lasts at least [`ROUND_TARGET`], so short corpora are timed
 //! reliably. Peak memory is the process's peak resident set (`VmHWM`), reset
 //! before each row through `/proc/self/clear_refs` on Linux, so each row shows
 //! its own peak; elsewhere it prints `n/a`.
+
+mod stream;
 
 use super::{Args, Io};
 use schemacast::{Emission, Mode, Provider};
@@ -206,6 +211,11 @@ pub(crate) fn run(args: &Args, io: &mut Io<'_>) -> i32 {
         Some(m) => vec![m],
         None => Mode::ALL.to_vec(),
     };
+    if args.stream {
+        io.print(&format!("{rounds} rounds, median; a round lasts at least {} ms", ROUND_TARGET.as_millis()));
+        stream::table(io, rounds, &providers);
+        return 0;
+    }
     let corpora = match corpora(args, io) {
         Ok(c) => c,
         Err(e) => {

@@ -50,6 +50,9 @@ pub(crate) fn decode(args: &Args, io: &mut Io<'_>) -> i32 {
             return 1;
         }
     };
+    if args.stream {
+        return stream(&emission, args, io);
+    }
     let response = match read_json(io, args.input.as_deref().unwrap_or("-"), "response") {
         Ok(v) => v,
         Err(code) => return code,
@@ -57,6 +60,49 @@ pub(crate) fn decode(args: &Args, io: &mut Io<'_>) -> i32 {
     match emission.decode(&response) {
         Ok(answer) => {
             io.print(&serde_json::to_string_pretty(answer.value()).unwrap_or_default());
+            io.eprint(&format!("finish_reason: {}", answer.finish_reason()));
+            0
+        }
+        Err(e) => {
+            report(io, &e);
+            1
+        }
+    }
+}
+
+/// `decode --stream`: one line per event that changed the answer so far (the
+/// partial value, compact), an early error on stderr once, then the answer.
+fn stream(emission: &schemacast::Emission, args: &Args, io: &mut Io<'_>) -> i32 {
+    let transcript = match io.read_input(args.input.as_deref().unwrap_or("-")) {
+        Ok(t) => t,
+        Err(e) => {
+            io.eprint(&format!("error: {e}"));
+            return 2;
+        }
+    };
+    let mut split = schemacast::EventSplitter::new();
+    let mut events = split.feed(transcript.as_bytes());
+    events.extend(split.finish());
+    let mut decoder = emission.stream();
+    let mut last = String::new();
+    let mut told = false;
+    for event in &events {
+        let partial = decoder.push_event(event);
+        if let Some(v) = partial.value() {
+            let line = v.to_string();
+            if line != last {
+                io.print(&line);
+                last = line;
+            }
+        }
+        if let Some(e) = partial.error().filter(|_| !told) {
+            told = true;
+            io.eprint(&format!("early error: {}: {e}", e.kind()));
+        }
+    }
+    match decoder.finish() {
+        Ok(answer) => {
+            io.print(&answer.value().to_string());
             io.eprint(&format!("finish_reason: {}", answer.finish_reason()));
             0
         }

@@ -25,10 +25,11 @@ USAGE:
                   [--claude-mechanism tool|strict-tool|output-format|output-format-beta]
                   [--draft 4|6|7|2019-09|2020-12] [--resource FILE]... [--deny-unknown-keywords] [FILE|-]
   schemacast check [--draft D] [--resource FILE]... [--deny-unknown-keywords] [FILE|-]
-  schemacast decode --provider P --schema FILE [emit options] [RESPONSE|-]
+  schemacast decode --provider P --schema FILE [emit options] [--stream] [RESPONSE|TRANSCRIPT|-]
   schemacast validate SCHEMA INSTANCE
   schemacast coverage [--draft D] [emit options] DIR
   schemacast bench [--rounds N] [--provider P] [--mode M] [emit options] [DIR|FILE...]
+  schemacast bench --stream [--rounds N] [--provider P]
   schemacast providers
   schemacast --help | --version
 
@@ -39,7 +40,10 @@ emit   prints {\"provider\",\"mode\",\"enforcement\",\"body\",\"headers\",\"note
        a failing line gives {\"error\":{\"kind\",\"pointer\",\"message\"}} and the run goes on.
 check  runs the preflight checks and prints every problem with its JSON Pointer.
 decode recomputes the emission for the same options, reads the provider's whole response body,
-       and prints the validated answer (exit 0) or every problem (exit 1).
+       and prints the validated answer (exit 0) or every problem (exit 1). --stream reads a streamed
+       response instead (SSE or NDJSON, as the provider sent it) and prints the answer so far after
+       each event that changed it, one compact JSON line each, then the answer; an early error (the
+       answer can no longer be valid) goes to stderr as soon as it is certain.
 validate checks INSTANCE against SCHEMA with the local validator.
 providers prints the table of providers: request fields, JSON mode, what is enforced, native
        keywords, limits and options (Markdown; the README's table is this output).
@@ -49,6 +53,8 @@ bench  times emission (compile + serialise the body) per schema for every provid
        decode per answer, each as a ratio to its floor measured in the same run (clone + serialise;
        parse + validate), with the peak memory of each row. Default corpora: fixtures/ and
        fixtures/json-schema-test-suite/draft2020-12. Build with --release.
+       --stream times a 100 KB answer streamed in 16-byte events against one decode of the whole
+       response, per provider (events parsed, and from the raw SSE text).
 
 Providers: openai, openai-responses, azure, groq, mistral, openrouter, deepseek, xai, cerebras,
 together, fireworks, perplexity, gemini, vertex, claude (alias anthropic), bedrock, ollama,

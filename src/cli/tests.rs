@@ -306,10 +306,47 @@ fn ok_bench_prints_its_columns() {
     assert!(rows[3].contains("x parse"), "{}", o.out);
     assert!(o.out.contains("slowest emission:"), "{}", o.out);
     assert!(o.err.is_empty(), "every valid answer decodes: {}", o.err);
+    let o = cli(&["bench", "--stream", "--rounds", "1", "--provider", "ollama"], "");
+    assert_eq!(o.code, 0, "{}", o.err);
+    let row = o.out.lines().find(|l| l.starts_with("ollama")).unwrap_or_else(|| panic!("an ollama row: {}", o.out));
+    assert_eq!(
+        row.split_whitespace().count(),
+        10,
+        "provider, events, four times, two ratios, peak and its unit: {row}"
+    );
+    assert!(o.out.contains("largest net ratio"), "{}", o.out);
     assert_eq!(cli(&["bench", "--rounds", "0"], "").code, 2);
     assert_eq!(cli(&["bench", "/nonexistent/schema.json"], "").code, 2);
     assert_eq!(cli(&["emit", "-p", "openai", "a", "b", "c"], "").code, 2, "only bench takes many files");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ok_decode_stream_prints_partials_then_the_answer() {
+    let dir = std::env::temp_dir().join(format!("schemacast-cli-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let schema = dir.join("schema.json");
+    std::fs::write(&schema, r#"{"type":"object","properties":{"n":{"type":"integer"},"s":{"enum":["ab","cd"]}}}"#)
+        .expect("write");
+    let schema = schema.to_string_lossy().into_owned();
+    let chunk = |content: &str| {
+        let e = serde_json::json!({"choices": [{"index": 0, "delta": {"content": content}}]});
+        format!("data: {e}\n\n")
+    };
+    let done = "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+    let transcript = [chunk("{\"s\": \"a"), chunk("b\", \"n\": 4"), chunk("2}"), done.to_owned()].concat();
+    let o = cli(&["decode", "--stream", "-p", "groq", "--schema", &schema, "-"], &transcript);
+    assert_eq!(o.code, 0, "{}", o.err);
+    let lines: Vec<&str> = o.out.lines().collect();
+    assert_eq!(lines, [r#"{"s":"a"}"#, r#"{"s":"ab"}"#, r#"{"s":"ab","n":42}"#, r#"{"s":"ab","n":42}"#]);
+    assert!(o.err.contains("finish_reason: stop"), "{}", o.err);
+
+    // NDJSON (Ollama), and an enum no member of which starts with "x": said early, failed at the end.
+    let ndjson = "{\"message\":{\"content\":\"{\\\"s\\\": \\\"x\"},\"done\":false}\n{\"message\":{\"content\":\"\\\"}\"},\"done\":true,\"done_reason\":\"stop\"}\n";
+    let o = cli(&["decode", "--stream", "-p", "ollama", "--schema", &schema, "-"], ndjson);
+    assert_eq!(o.code, 1);
+    assert!(o.err.starts_with("early error: schema_violation: at /s: no `enum` member starts with \"x\""), "{}", o.err);
+    assert!(o.err.contains("error: schema_violation"), "{}", o.err);
 }
 
 #[test]

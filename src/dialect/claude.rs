@@ -435,6 +435,7 @@ fn forced_tool(em: &mut Emission, profile: &Profile, input_schema: Value, descri
             ("tool_choice", json!({"type": "tool", "name": TOOL})),
         ])
     };
+    em.tool = Some(TOOL.to_owned());
     em.enforcement = Enforcement::Json;
     if !strict {
         em.notes.push(Note::new(

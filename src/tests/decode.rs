@@ -91,7 +91,7 @@ pub(crate) fn expected_snapshots() -> Vec<String> {
 
 use crate::laws::encode;
 
-fn arbitrary_body() -> impl Strategy<Value = Value> {
+pub(crate) fn arbitrary_body() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),

@@ -46,3 +46,21 @@ fn fuzz_decode_seeds_never_panic() {
         }
     }
 }
+
+#[test]
+fn fuzz_stream_seeds_keep_law_5() {
+    let mut n = 0;
+    for dir in ["fuzz/seeds/stream", "fuzz/artifacts/stream"] {
+        let Ok(entries) = std::fs::read_dir(super::root().join(dir)) else { continue };
+        let mut paths: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+        paths.sort();
+        for p in paths {
+            let bytes = std::fs::read(&p).expect("readable");
+            if let Err(broken) = laws::check_stream_input(&bytes) {
+                panic!("{}: {broken}", p.display());
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 40, "the stream seeds are committed");
+}

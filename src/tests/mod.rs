@@ -10,6 +10,7 @@ mod golden;
 mod native;
 mod props;
 mod strategies;
+mod stream;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,153 @@
+//! Raw stream bytes into events: server-sent events (`data:` lines, joined,
+//! dispatched at a blank line; `event:` names them; comments and `id:`/`retry:`
+//! are skipped) and newline-delimited JSON (a line starting with `{` or `[` is
+//! one event), in chunks cut anywhere, even inside a line or a character.
+
+/// One event: the JSON text of an SSE event's `data` (or of one NDJSON line),
+/// and its SSE `event:` name.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StreamEvent {
+    /// The SSE `event:` field (`None` for NDJSON lines and unnamed events).
+    pub name: Option<String>,
+    /// The event's data: for every provider, one JSON document (or OpenAI's `[DONE]`).
+    pub data: String,
+}
+
+/// Splits raw SSE or NDJSON bytes into [`StreamEvent`]s, in chunks cut anywhere.
+///
+/// ```
+/// use schemacast::EventSplitter;
+/// let mut split = EventSplitter::new();
+/// let mut events = split.feed(b"event: ping\ndata: {\"a\"");
+/// events.extend(split.feed(b":1}\n\ndata: [DONE]\n\n{\"b\":2}\n"));
+/// events.extend(split.finish());
+/// let data: Vec<&str> = events.iter().map(|e| e.data.as_str()).collect();
+/// assert_eq!(data, ["{\"a\":1}", "[DONE]", "{\"b\":2}"]);
+/// assert_eq!(events[0].name.as_deref(), Some("ping"));
+/// ```
+#[derive(Debug, Default)]
+pub struct EventSplitter {
+    /// The line read so far (bytes: a chunk may cut a character).
+    line: Vec<u8>,
+    /// The last byte was `\r` (a following `\n` belongs to it).
+    after_cr: bool,
+    name: Option<String>,
+    data: Option<String>,
+}
+
+impl EventSplitter {
+    /// A splitter at the start of a stream.
+    #[must_use]
+    pub fn new() -> EventSplitter {
+        EventSplitter::default()
+    }
+
+    /// Reads a chunk; returns the events it completed.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
+        let mut out = Vec::new();
+        let mut rest = bytes;
+        if self.after_cr && !rest.is_empty() {
+            if rest[0] == b'\n' {
+                rest = &rest[1..];
+            }
+            self.after_cr = false;
+        }
+        while let Some(at) = rest.iter().position(|b| matches!(b, b'\n' | b'\r')) {
+            self.line.extend_from_slice(&rest[..at]);
+            let line = std::mem::take(&mut self.line);
+            self.line(&String::from_utf8_lossy(&line), &mut out);
+            let cr = rest[at] == b'\r';
+            rest = &rest[at + 1..];
+            if cr {
+                match rest.first() {
+                    Some(b'\n') => rest = &rest[1..],
+                    None => self.after_cr = true,
+                    Some(_) => {}
+                }
+            }
+        }
+        self.line.extend_from_slice(rest);
+        out
+    }
+
+    /// The stream ended: the events of its last, unterminated line, if any.
+    pub fn finish(mut self) -> Vec<StreamEvent> {
+        let mut out = Vec::new();
+        if !self.line.is_empty() {
+            let line = std::mem::take(&mut self.line);
+            self.line(&String::from_utf8_lossy(&line), &mut out);
+        }
+        self.dispatch(&mut out);
+        out
+    }
+
+    fn dispatch(&mut self, out: &mut Vec<StreamEvent>) {
+        let name = self.name.take();
+        if let Some(data) = self.data.take() {
+            out.push(StreamEvent { name, data });
+        }
+    }
+
+    fn line(&mut self, line: &str, out: &mut Vec<StreamEvent>) {
+        if line.is_empty() {
+            return self.dispatch(out);
+        }
+        if line.starts_with(['{', '[']) {
+            // An NDJSON line is an event of its own.
+            self.dispatch(out);
+            return out.push(StreamEvent { name: None, data: line.to_owned() });
+        }
+        let (field, value) = match line.split_once(':') {
+            Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+            None => (line, ""),
+        };
+        match field {
+            "data" => match &mut self.data {
+                Some(d) => {
+                    d.push('\n');
+                    d.push_str(value);
+                }
+                None => self.data = Some(value.to_owned()),
+            },
+            "event" => self.name = Some(value.to_owned()),
+            // Comments (`: …`), `id`, `retry` and unknown fields say nothing here.
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(chunks: &[&[u8]]) -> Vec<StreamEvent> {
+        let mut s = EventSplitter::new();
+        let mut out: Vec<StreamEvent> = chunks.iter().flat_map(|c| s.feed(c)).collect();
+        out.extend(s.finish());
+        out
+    }
+
+    fn ev(name: Option<&str>, data: &str) -> StreamEvent {
+        StreamEvent { name: name.map(str::to_owned), data: data.to_owned() }
+    }
+
+    #[test]
+    fn ok_sse_fields_lines_and_comments() {
+        let got =
+            split(&[b": comment\r\nevent: message_start\r\ndata: {\"a\":\r\ndata: 1}\r\nid: 7\r\n\r\ndata:[DONE]\n\n"]);
+        assert_eq!(got, [ev(Some("message_start"), "{\"a\":\n1}"), ev(None, "[DONE]")]);
+    }
+
+    #[test]
+    fn ok_chunks_cut_anywhere() {
+        let text = "data: {\"t\": \"é\"}\r\n\r\n{\"n\": 1}\n{\"n\": 2}";
+        let whole = split(&[text.as_bytes()]);
+        assert_eq!(whole, [ev(None, "{\"t\": \"é\"}"), ev(None, "{\"n\": 1}"), ev(None, "{\"n\": 2}")]);
+        let bytes = text.as_bytes();
+        for i in 0..=bytes.len() {
+            for j in i..=bytes.len() {
+                assert_eq!(split(&[&bytes[..i], &bytes[i..j], &bytes[j..]]), whole, "cut at {i} and {j}");
+            }
+        }
+    }
+}

@@ -1,0 +1,409 @@
+//! What the caller's schema certainly forbids at an instance location, for
+//! the stream decoder's early errors.
+//!
+//! A location's *shape* over-approximates the schemas that apply there: a
+//! union of alternatives (one per way through `anyOf`/`oneOf`), each a
+//! conjunction of schema objects (through `$ref` and `allOf`). Everything not
+//! understood is dropped from a conjunction, which only widens; `if`, `not`,
+//! `dependentSchemas`, `unevaluated*`, `contains` and pattern-matched members
+//! say nothing here. Three facts are read from it, each sound: the kinds of
+//! value allowed (`type`, `enum`, `const`), the strings allowed (`enum`,
+//! `const`), and the member names allowed (`additionalProperties: false`
+//! without `patternProperties`). A location that cannot be read (a dynamic or
+//! unresolvable reference, too many alternatives) has no shape: nothing is
+//! checked there or below.
+
+use super::json::Kind;
+use crate::analysis::Doc;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// An index into [`Shapes`].
+pub(crate) type ShapeId = u32;
+
+/// Most alternatives at one location, and most schema objects gathered for one.
+const MAX_ALTS: usize = 32;
+const MAX_GATHERED: usize = 4096;
+/// Most shapes kept for one stream.
+const MAX_SHAPES: usize = 4096;
+/// Member shapes kept in a list before a hash map.
+const FEW_MEMBERS: usize = 16;
+
+type Conj<'e> = Vec<&'e Map<String, Value>>;
+/// Schemas that all apply (before `$ref`, `allOf` and unions are followed).
+type Starts<'e> = Vec<&'e Value>;
+
+#[derive(Debug)]
+struct Shape<'e> {
+    alts: Vec<Conj<'e>>,
+    /// Allowed kinds, a bit per [`Kind`].
+    kinds: u8,
+    /// The only strings allowed, when `enum`/`const` restrict them everywhere.
+    strings: Option<Vec<&'e str>>,
+    /// The only member names allowed, sorted, when every alternative closes its objects.
+    keys: Option<Vec<&'e str>>,
+    /// The longest tuple part (`prefixItems`).
+    tuple_len: usize,
+    /// Members met so far: the first few scanned (that beats hashing the
+    /// name), the rest (maps) hashed.
+    members: Vec<(String, Option<ShapeId>)>,
+    more_members: HashMap<String, Option<ShapeId>>,
+    /// Elements inside the tuple part, and past it.
+    elements: HashMap<usize, Option<ShapeId>>,
+    rest: Option<Option<ShapeId>>,
+}
+
+/// The shapes met so far in one stream, built as the answer reaches them.
+pub(crate) struct Shapes<'e> {
+    doc: Doc<'e>,
+    shapes: Vec<Shape<'e>>,
+    interned: HashMap<Vec<Vec<usize>>, ShapeId>,
+}
+
+impl std::fmt::Debug for Shapes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shapes").field("shapes", &self.shapes.len()).finish()
+    }
+}
+
+fn bit(kind: Kind) -> u8 {
+    1 << (kind as u8)
+}
+
+const ALL: u8 = 0b11_1111;
+const KINDS: [Kind; 6] = [Kind::Null, Kind::Bool, Kind::Number, Kind::String, Kind::Array, Kind::Object];
+
+fn kinds_of_type(t: &Value) -> u8 {
+    let one = |s: &str| match s {
+        "null" => bit(Kind::Null),
+        "boolean" => bit(Kind::Bool),
+        "number" | "integer" => bit(Kind::Number),
+        "string" => bit(Kind::String),
+        "array" => bit(Kind::Array),
+        "object" => bit(Kind::Object),
+        _ => 0,
+    };
+    match t {
+        Value::String(s) => one(s),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).map(one).fold(0, |a, b| a | b),
+        _ => ALL,
+    }
+}
+
+fn kind_of(v: &Value) -> u8 {
+    bit(match v {
+        Value::Null => Kind::Null,
+        Value::Bool(_) => Kind::Bool,
+        Value::Number(_) => Kind::Number,
+        Value::String(_) => Kind::String,
+        Value::Array(_) => Kind::Array,
+        Value::Object(_) => Kind::Object,
+    })
+}
+
+/// Keeps what both restrictions allow (`None`: no restriction).
+fn meet<T: PartialEq>(a: Option<Vec<T>>, b: Option<Vec<T>>) -> Option<Vec<T>> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.into_iter().filter(|x| b.contains(x)).collect()),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+impl<'e> Shapes<'e> {
+    /// Shapes of the front end's working form `root` (one reading for every
+    /// draft: references are local pointers, tuples are `prefixItems`).
+    pub(crate) fn new(root: &'e Value) -> Shapes<'e> {
+        Shapes { doc: Doc { root }, shapes: Vec::new(), interned: HashMap::new() }
+    }
+
+    /// The shape of the answer's root.
+    pub(crate) fn root(&mut self) -> Option<ShapeId> {
+        let root = self.doc.root;
+        self.shape_of(vec![vec![root]])
+    }
+
+    pub(crate) fn allows(&self, s: ShapeId, kind: Kind) -> bool {
+        self.shapes[s as usize].kinds & bit(kind) != 0
+    }
+
+    /// The allowed kinds, in words (`a string or null`).
+    pub(crate) fn describe(&self, s: ShapeId) -> String {
+        let kinds = self.shapes[s as usize].kinds;
+        let names: Vec<&str> = KINDS.iter().filter(|k| kinds & bit(**k) != 0).map(|k| k.name()).collect();
+        match names.as_slice() {
+            [] => "no value".to_owned(),
+            [one] => (*one).to_owned(),
+            [init @ .., last] => format!("{} or {last}", init.join(", ")),
+        }
+    }
+
+    /// The only strings allowed here, if restricted.
+    pub(crate) fn strings(&self, s: ShapeId) -> Option<&[&'e str]> {
+        self.shapes[s as usize].strings.as_deref()
+    }
+
+    /// Whether an object here may have a member `key`.
+    pub(crate) fn key_allowed(&self, s: ShapeId, key: &str) -> bool {
+        self.shapes[s as usize].keys.as_ref().is_none_or(|k| k.binary_search(&key).is_ok())
+    }
+
+    /// The shape of member `key` of an object here.
+    pub(crate) fn member(&mut self, s: ShapeId, key: &str) -> Option<ShapeId> {
+        let shape = &self.shapes[s as usize];
+        let known = match shape.members.iter().find(|(k, _)| k == key) {
+            Some((_, known)) => Some(*known),
+            None => shape.more_members.get(key).copied(),
+        };
+        if let Some(known) = known {
+            return known;
+        }
+        let starts: Vec<Starts<'e>> = self.shapes[s as usize]
+            .alts
+            .iter()
+            .filter(|alt| alt_kinds(alt) & bit(Kind::Object) != 0)
+            .map(|alt| alt.iter().filter_map(|m| member_schema(m, key)).collect())
+            .collect();
+        let found = self.shape_of(starts);
+        let shape = &mut self.shapes[s as usize];
+        if shape.members.len() < FEW_MEMBERS {
+            shape.members.push((key.to_owned(), found));
+        } else {
+            shape.more_members.insert(key.to_owned(), found);
+        }
+        found
+    }
+
+    /// The shape of element `i` of an array here.
+    pub(crate) fn element(&mut self, s: ShapeId, i: usize) -> Option<ShapeId> {
+        // Elements past every tuple part share one shape.
+        let shape = &self.shapes[s as usize];
+        let slot = i.min(shape.tuple_len);
+        let known = if slot == shape.tuple_len { shape.rest } else { shape.elements.get(&slot).copied() };
+        if let Some(known) = known {
+            return known;
+        }
+        let starts: Vec<Starts<'e>> = self.shapes[s as usize]
+            .alts
+            .iter()
+            .filter(|alt| alt_kinds(alt) & bit(Kind::Array) != 0)
+            .map(|alt| alt.iter().filter_map(|m| element_schema(m, slot)).collect())
+            .collect();
+        let found = self.shape_of(starts);
+        let shape = &mut self.shapes[s as usize];
+        if slot == shape.tuple_len {
+            shape.rest = Some(found);
+        } else {
+            shape.elements.insert(slot, found);
+        }
+        found
+    }
+
+    /// The shape where each of `starts` (conjunctions) may apply.
+    fn shape_of(&mut self, starts: Vec<Starts<'e>>) -> Option<ShapeId> {
+        let mut alts: Vec<Conj<'e>> = Vec::new();
+        for conj in &starts {
+            alts.extend(self.expand(conj)?);
+            if alts.len() > MAX_ALTS {
+                return None;
+            }
+        }
+        let mut key: Vec<Vec<usize>> = alts
+            .iter()
+            .map(|a| {
+                let mut ids: Vec<usize> = a.iter().map(|m| std::ptr::from_ref(*m) as usize).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                ids
+            })
+            .collect();
+        key.sort();
+        key.dedup();
+        if let Some(id) = self.interned.get(&key) {
+            return Some(*id);
+        }
+        if self.shapes.len() >= MAX_SHAPES {
+            return None;
+        }
+        let shape = summarise(alts);
+        let id = ShapeId::try_from(self.shapes.len()).ok()?;
+        self.shapes.push(shape);
+        self.interned.insert(key, id);
+        Some(id)
+    }
+
+    /// The alternatives of one conjunction, through `$ref`, `allOf`, `anyOf`
+    /// and `oneOf`; `None` when it cannot be read.
+    fn expand(&self, conj: &[&'e Value]) -> Option<Vec<Conj<'e>>> {
+        // (objects so far, schemas still to read, objects already read)
+        let mut work: Vec<(Conj<'e>, Vec<&'e Value>, HashSet<usize>)> =
+            vec![(Vec::new(), conj.iter().rev().copied().collect(), HashSet::new())];
+        let mut out = Vec::new();
+        let mut gathered = 0;
+        while let Some((mut done, mut todo, mut seen)) = work.pop() {
+            let mut dead = false;
+            while let Some(schema) = todo.pop() {
+                gathered += 1;
+                if gathered > MAX_GATHERED {
+                    return None;
+                }
+                let m = match schema {
+                    Value::Bool(false) => {
+                        dead = true;
+                        break;
+                    }
+                    Value::Object(m) => m,
+                    _ => continue,
+                };
+                if !seen.insert(std::ptr::from_ref(m) as usize) {
+                    continue;
+                }
+                if m.contains_key(crate::vocab::OPAQUE) || m.contains_key("$dynamicRef") {
+                    return None;
+                }
+                if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+                    let (target, _) = crate::closure::resolve(&self.doc, r)?;
+                    todo.push(target);
+                }
+                done.push(m);
+                if let Some(Value::Array(parts)) = m.get("allOf") {
+                    todo.extend(parts.iter().rev());
+                }
+                for union in ["anyOf", "oneOf"] {
+                    if let Some(Value::Array(branches)) = m.get(union) {
+                        if branches.len() > MAX_ALTS {
+                            return None;
+                        }
+                        // Each branch continues as its own alternative.
+                        for b in branches.iter().skip(1) {
+                            let mut t = todo.clone();
+                            t.push(b);
+                            work.push((done.clone(), t, seen.clone()));
+                        }
+                        match branches.first() {
+                            Some(b) => todo.push(b),
+                            None => dead = true,
+                        }
+                        if work.len() > MAX_ALTS {
+                            return None;
+                        }
+                    }
+                }
+                if dead {
+                    break;
+                }
+            }
+            if !dead {
+                out.push(done);
+            }
+        }
+        Some(out)
+    }
+}
+
+fn alt_kinds(alt: &Conj<'_>) -> u8 {
+    alt.iter().fold(ALL, |k, m| {
+        let mut k = k;
+        if let Some(t) = m.get("type") {
+            k &= kinds_of_type(t);
+        }
+        if let Some(Value::Array(members)) = m.get("enum") {
+            k &= members.iter().map(kind_of).fold(0, |a, b| a | b);
+        }
+        if let Some(c) = m.get("const") {
+            k &= kind_of(c);
+        }
+        k
+    })
+}
+
+fn alt_strings<'e>(alt: &Conj<'e>) -> Option<Vec<&'e str>> {
+    alt.iter().fold(None, |acc, m| {
+        let mut acc = acc;
+        if let Some(Value::Array(members)) = m.get("enum") {
+            acc = meet(acc, Some(members.iter().filter_map(Value::as_str).collect()));
+        }
+        if let Some(c) = m.get("const") {
+            acc = meet(acc, Some(c.as_str().into_iter().collect()));
+        }
+        acc
+    })
+}
+
+fn alt_keys<'e>(alt: &Conj<'e>) -> Option<Vec<&'e str>> {
+    alt.iter().fold(None, |acc, m| {
+        let closed = m.get("additionalProperties") == Some(&Value::Bool(false)) && !m.contains_key("patternProperties");
+        if !closed {
+            return acc;
+        }
+        let declared = match m.get("properties") {
+            Some(Value::Object(p)) => p.keys().map(String::as_str).collect(),
+            _ => Vec::new(),
+        };
+        meet(acc, Some(declared))
+    })
+}
+
+/// Allows what either restriction allows (`None`: no restriction).
+fn join<T, C: Extend<T>>(all: Option<C>, these: Option<Vec<T>>) -> Option<C> {
+    let (mut all, these) = (all?, these?);
+    all.extend(these);
+    Some(all)
+}
+
+fn summarise(alts: Vec<Conj<'_>>) -> Shape<'_> {
+    let tuple_len = alts.iter().flatten().filter_map(|m| tuple(m).map(<[Value]>::len)).max().unwrap_or(0);
+    let mut kinds = 0;
+    let mut strings: Option<Vec<&str>> = Some(Vec::new());
+    let mut keys: Option<Vec<&str>> = Some(Vec::new());
+    for alt in &alts {
+        let k = alt_kinds(alt);
+        kinds |= k;
+        if k & bit(Kind::String) != 0 {
+            strings = join(strings, alt_strings(alt));
+        }
+        if k & bit(Kind::Object) != 0 {
+            keys = join(keys, alt_keys(alt));
+        }
+    }
+    if let Some(k) = keys.as_mut() {
+        k.sort_unstable();
+        k.dedup();
+    }
+    Shape {
+        alts,
+        kinds,
+        strings,
+        keys,
+        tuple_len,
+        members: Vec::new(),
+        more_members: HashMap::new(),
+        elements: HashMap::new(),
+        rest: None,
+    }
+}
+
+/// The schema that applies to member `key` of objects under `m`, when known
+/// (a member a `patternProperties` pattern might match is left unknown).
+fn member_schema<'e>(m: &'e Map<String, Value>, key: &str) -> Option<&'e Value> {
+    if let Some(s) = m.get("properties").and_then(|p| p.get(key)) {
+        return Some(s);
+    }
+    if m.contains_key("patternProperties") {
+        return None;
+    }
+    m.get("additionalProperties")
+}
+
+/// The tuple part of an array schema.
+fn tuple(m: &Map<String, Value>) -> Option<&[Value]> {
+    m.get("prefixItems").and_then(Value::as_array).map(Vec::as_slice)
+}
+
+/// The schema that applies to element `i` of arrays under `m`.
+fn element_schema(m: &Map<String, Value>, i: usize) -> Option<&Value> {
+    match tuple(m) {
+        Some(parts) if i < parts.len() => parts.get(i),
+        _ => m.get("items"),
+    }
+}

@@ -1,0 +1,536 @@
+//! The answer read so far, kept as one `Value` that grows in place: every open
+//! container and the open string are the last child of their parent, so
+//! reaching them costs the depth, never the size. Reversible rewrites are
+//! undone as the value arrives wherever that is decidable (a rewritten optional
+//! member read as `null` is never inserted; the wrapped root is read through
+//! its `value`); a rewritten union whose branch needs the whole value is read
+//! aside and undone when it is complete. The caller's schema is checked where
+//! a violation is already certain ([`Shapes`]).
+
+use super::json::{Kind, Sink};
+use super::shape::{ShapeId, Shapes};
+use crate::pointer::{escape_into, index_into};
+use crate::reshape::{self, read as ann};
+use serde_json::map::Entry;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// Where a value sits in its parent, for its JSON Pointer.
+#[derive(Debug, Clone, Copy)]
+enum Seg {
+    /// The answer's root (also the `value` of a wrapped root).
+    Root,
+    /// The parent object's current member.
+    Key,
+    Index(usize),
+}
+
+/// What is known about a value from where it sits.
+#[derive(Debug, Clone, Copy)]
+struct Ctx<'e> {
+    seg: Seg,
+    /// Part of the answer: its pointer is reported and the schema checked.
+    report: bool,
+    /// The reshape annotation that applies, if any.
+    ann: Option<&'e Value>,
+    shape: Option<ShapeId>,
+    /// A `null` here is a rewritten optional member's absence.
+    drops_null: bool,
+}
+
+const INERT: Ctx<'static> = Ctx { seg: Seg::Root, report: false, ann: None, shape: None, drops_null: false };
+
+#[derive(Debug)]
+struct Frame<'e> {
+    object: bool,
+    ctx: Ctx<'e>,
+    /// `path`'s length before this container's token was appended.
+    path_len: usize,
+    /// Arrays: the index of the next element.
+    next: usize,
+    /// Objects: the current member's name, and its escaped pointer token.
+    key: String,
+    token: String,
+    /// Members dropped as `null` (a name that comes again is a repeated name).
+    dropped: Vec<String>,
+    /// The wrapped root's `{"value": …}`: only `value` is the answer.
+    envelope: bool,
+}
+
+/// A rewritten union read aside until it is complete.
+#[derive(Debug)]
+struct Aside<'e> {
+    /// `frames.len()` when it started (its own frame sits there).
+    depth: usize,
+    value: Value,
+    ann: &'e Value,
+    ctx: Ctx<'e>,
+}
+
+/// The open string value.
+#[derive(Debug)]
+struct Open<'e> {
+    ctx: Ctx<'e>,
+    /// The `enum` members it may still become, and its text so far, when restricted.
+    members: Option<(Vec<&'e str>, String)>,
+}
+
+/// The value read so far, with what it needs to grow and to be checked.
+#[derive(Debug)]
+pub(crate) struct Tree<'e> {
+    root: Option<Value>,
+    frames: Vec<Frame<'e>>,
+    /// Closed frames, kept for their buffers.
+    spare: Vec<Frame<'e>>,
+    aside: Option<Aside<'e>>,
+    string: Option<Open<'e>>,
+    /// The context of the number or literal being read.
+    pending: Option<Ctx<'e>>,
+    /// The pointer of the innermost open container that is part of the answer.
+    path: String,
+    /// Pointers completed since the last [`Tree::clear_completed`], back to back.
+    completed: String,
+    ends: Vec<usize>,
+    shapes: Option<Shapes<'e>>,
+    root_shape: Option<ShapeId>,
+    root_ann: Option<&'e Value>,
+    wrapped: bool,
+    /// The reshape can only be undone on the whole answer (`read::needs_whole`):
+    /// the root is read aside, and no place-by-place check applies.
+    whole: bool,
+    /// Read whole, and the whole answer is in (undone).
+    whole_done: bool,
+    /// Tells which branch of a sent union a value took (the emission's validators).
+    emission: &'e crate::Emission,
+    markers: HashMap<usize, bool>,
+    /// A member name came twice in one object (`decode` rejects that): the
+    /// object's pointer and the name.
+    pub(crate) repeated: Option<(String, String)>,
+    /// The first certain violation: the instance pointer and what is wrong.
+    pub(crate) violation: Option<(String, String)>,
+}
+
+/// Follows the last child `steps` times.
+fn descend(mut v: &mut Value, steps: usize) -> Option<&mut Value> {
+    for _ in 0..steps {
+        v = match v {
+            Value::Array(a) => a.last_mut()?,
+            Value::Object(m) => m.values_mut().next_back()?,
+            _ => return None,
+        };
+    }
+    Some(v)
+}
+
+impl<'e> Tree<'e> {
+    pub(crate) fn new(
+        shapes: Option<Shapes<'e>>,
+        reshape: Option<&'e Value>,
+        emission: &'e crate::Emission,
+    ) -> Tree<'e> {
+        let whole = reshape.is_some_and(ann::needs_whole);
+        // The caller's schema says nothing place by place about an answer sent
+        // as pairs or JSON text.
+        let mut shapes = shapes.filter(|_| !whole);
+        let root_shape = shapes.as_mut().and_then(Shapes::root);
+        Tree {
+            root: None,
+            frames: Vec::new(),
+            spare: Vec::new(),
+            aside: None,
+            string: None,
+            pending: None,
+            path: String::new(),
+            completed: String::new(),
+            ends: Vec::new(),
+            shapes,
+            root_shape,
+            root_ann: reshape,
+            wrapped: !whole && reshape.is_some_and(ann::is_wrapped),
+            whole,
+            whole_done: false,
+            emission,
+            markers: HashMap::new(),
+            repeated: None,
+            violation: None,
+        }
+    }
+
+    /// Whether the reshape is undone only on the whole answer.
+    pub(crate) fn whole(&self) -> bool {
+        self.whole
+    }
+
+    /// The answer so far, with the rewrites undone where decidable (read
+    /// whole: nothing until the whole answer is in and undone).
+    pub(crate) fn value(&self) -> Option<&Value> {
+        if self.whole && !self.whole_done {
+            return None;
+        }
+        match &self.root {
+            Some(Value::Object(m)) if self.wrapped => m.get("value"),
+            other => other.as_ref(),
+        }
+    }
+
+    /// The whole answer (the caller knows the reading is complete).
+    pub(crate) fn into_value(self) -> Option<Value> {
+        match self.root {
+            Some(Value::Object(mut m)) if self.wrapped && m.contains_key("value") => m.shift_remove("value"),
+            other => other,
+        }
+    }
+
+    /// The pointers of the values completed since the last clear, in order.
+    pub(crate) fn completed(&self) -> impl Iterator<Item = &str> {
+        self.ends.iter().scan(0, |start, end| {
+            let p = self.completed.get(*start..*end).unwrap_or_default();
+            *start = *end;
+            Some(p)
+        })
+    }
+
+    pub(crate) fn clear_completed(&mut self) {
+        self.completed.clear();
+        self.ends.clear();
+    }
+
+    /// The pointer of the innermost value of the answer still open.
+    pub(crate) fn open(&self) -> Option<String> {
+        if let Some(s) = self.string.as_ref().filter(|s| s.ctx.report) {
+            let mut p = self.path.clone();
+            self.write_seg(&mut p, s.ctx.seg);
+            return Some(p);
+        }
+        self.frames.iter().any(|f| f.ctx.report).then(|| self.path.clone())
+    }
+
+    fn write_seg(&self, out: &mut String, seg: Seg) {
+        match seg {
+            Seg::Root => {}
+            Seg::Key => {
+                out.push('/');
+                out.push_str(self.frames.last().map_or("", |f| f.token.as_str()));
+            }
+            Seg::Index(i) => index_into(out, i),
+        }
+    }
+
+    fn pointer(&self, seg: Seg) -> String {
+        let mut p = self.path.clone();
+        self.write_seg(&mut p, seg);
+        p
+    }
+
+    fn report(&mut self, seg: Seg) {
+        let mut out = std::mem::take(&mut self.completed);
+        out.push_str(&self.path);
+        self.write_seg(&mut out, seg);
+        self.completed = out;
+        self.ends.push(self.completed.len());
+    }
+
+    fn violate(&mut self, pointer: String, message: String) {
+        if self.violation.is_none() {
+            self.violation = Some((pointer, message));
+        }
+    }
+
+    fn has_markers(&mut self, a: &Value) -> bool {
+        *self.markers.entry(std::ptr::from_ref(a) as usize).or_insert_with(|| ann::markers_below(a))
+    }
+
+    /// What is known about a value of `kind` starting in the current place.
+    fn child(&mut self, kind: Kind) -> Ctx<'e> {
+        let shapes = &mut self.shapes;
+        let mut ctx = match self.frames.last_mut() {
+            None => {
+                // Read whole: only a container, set aside, is reported (once undone).
+                let container = matches!(kind, Kind::Object | Kind::Array);
+                let report = !(self.wrapped && kind == Kind::Object) && (!self.whole || container);
+                Ctx { report, shape: self.root_shape.filter(|_| report), ann: self.root_ann, ..INERT }
+            }
+            Some(f) if f.envelope => {
+                let value = f.key == "value";
+                Ctx {
+                    report: value,
+                    shape: self.root_shape.filter(|_| value),
+                    ann: f.ctx.ann.and_then(|a| ann::member(a, "value")).filter(|_| value),
+                    ..INERT
+                }
+            }
+            Some(f) if f.object => Ctx {
+                seg: Seg::Key,
+                report: f.ctx.report,
+                ann: f.ctx.ann.and_then(|a| ann::member(a, &f.key)),
+                shape: f.ctx.shape.zip(shapes.as_mut()).and_then(|(s, all)| all.member(s, &f.key)),
+                drops_null: f.ctx.ann.is_some_and(|a| ann::drops_null(a, &f.key)),
+            },
+            Some(f) => {
+                let i = f.next;
+                f.next += 1;
+                Ctx {
+                    seg: Seg::Index(i),
+                    report: f.ctx.report,
+                    ann: f.ctx.ann.and_then(|a| ann::element(a, i)),
+                    shape: f.ctx.shape.zip(shapes.as_mut()).and_then(|(s, all)| all.element(s, i)),
+                    drops_null: false,
+                }
+            }
+        };
+        if let Some(inner) = ctx.ann.and_then(ann::or_null) {
+            ctx.ann = Some(inner).filter(|_| kind != Kind::Null);
+        }
+        ctx
+    }
+
+    /// Puts a value into the current container (or makes it the root).
+    fn insert(&mut self, v: Value) {
+        let Some(f) = self.frames.last_mut() else {
+            self.root = Some(v);
+            return;
+        };
+        let key = std::mem::take(&mut f.key);
+        let dropped = f.dropped.contains(&key);
+        let mut repeated = None;
+        match self.top() {
+            Some(Value::Array(items)) => items.push(v),
+            Some(Value::Object(m)) => match m.entry(key) {
+                Entry::Vacant(e) if !dropped => {
+                    e.insert(v);
+                }
+                Entry::Vacant(e) => {
+                    repeated = Some(e.key().clone());
+                    e.insert(v);
+                }
+                Entry::Occupied(e) => {
+                    repeated = Some(e.key().clone());
+                    // Kept last, so the open value stays the last child.
+                    let (key, _) = e.shift_remove_entry();
+                    m.insert(key, v);
+                }
+            },
+            _ => {}
+        }
+        if let Some(name) = repeated.filter(|_| self.repeated.is_none()) {
+            self.repeated = Some((self.path.clone(), name));
+        }
+    }
+
+    /// The innermost open container (the root's, or the aside value's, last
+    /// child followed down to the top frame).
+    fn top(&mut self) -> Option<&mut Value> {
+        let depth = self.frames.len().checked_sub(1)?;
+        let (base, steps) = match &mut self.aside {
+            Some(a) if depth >= a.depth => (Some(&mut a.value), depth - a.depth),
+            _ => (self.root.as_mut(), depth),
+        };
+        base.and_then(|b| descend(b, steps))
+    }
+
+    /// The open string value.
+    fn open_string(&mut self) -> Option<&mut String> {
+        let depth = self.frames.len();
+        let (base, steps) = match &mut self.aside {
+            Some(a) if depth > a.depth => (Some(&mut a.value), depth - a.depth),
+            _ => (self.root.as_mut(), depth),
+        };
+        match base.and_then(|b| descend(b, steps)) {
+            Some(Value::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Reports `v` and everything in it as complete, children first.
+    fn report_all(&mut self, v: &Value, at: &mut String) {
+        let len = at.len();
+        match v {
+            Value::Object(m) => {
+                for (k, child) in m {
+                    at.push('/');
+                    escape_into(at, k);
+                    self.report_all(child, at);
+                    at.truncate(len);
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    index_into(at, i);
+                    self.report_all(child, at);
+                    at.truncate(len);
+                }
+            }
+            _ => {}
+        }
+        self.completed.push_str(at);
+        self.ends.push(self.completed.len());
+    }
+
+    fn check_kind(&mut self, ctx: Ctx<'e>, kind: Kind) {
+        let Some((s, shapes)) = ctx.shape.zip(self.shapes.as_ref()) else { return };
+        if !shapes.allows(s, kind) {
+            let allowed = shapes.describe(s);
+            self.violate(
+                self.pointer(ctx.seg),
+                format!("{} cannot be valid here: the schema allows {allowed}", kind.name()),
+            );
+        }
+    }
+}
+
+impl Sink for Tree<'_> {
+    fn start(&mut self, kind: Kind) {
+        let ctx = self.child(kind);
+        if ctx.report && !(ctx.drops_null && kind == Kind::Null) {
+            self.check_kind(ctx, kind);
+        }
+        match kind {
+            Kind::Object | Kind::Array => {
+                let object = kind == Kind::Object;
+                let empty = if object { Value::Object(Map::new()) } else { Value::Array(Vec::new()) };
+                let at_root = self.whole && self.frames.is_empty() && self.aside.is_none();
+                let union = ctx.ann.filter(|a| at_root || ann::is_union(a));
+                let aside = self.aside.is_none() && union.is_some_and(|a| at_root || self.has_markers(a));
+                let own = if aside || self.aside.is_some() { INERT } else { ctx };
+                match union.filter(|_| aside) {
+                    Some(a) => self.aside = Some(Aside { depth: self.frames.len(), value: empty, ann: a, ctx }),
+                    None => self.insert(empty),
+                }
+                let path_len = self.path.len();
+                if own.report {
+                    let mut p = std::mem::take(&mut self.path);
+                    self.write_seg(&mut p, ctx.seg);
+                    self.path = p;
+                }
+                let envelope = object && self.frames.is_empty() && self.wrapped;
+                let mut f = self.spare.pop().unwrap_or_else(|| Frame {
+                    object,
+                    ctx: own,
+                    path_len,
+                    next: 0,
+                    key: String::new(),
+                    token: String::new(),
+                    dropped: Vec::new(),
+                    envelope,
+                });
+                (f.object, f.ctx, f.path_len, f.next, f.envelope) = (object, own, path_len, 0, envelope);
+                f.key.clear();
+                f.token.clear();
+                f.dropped.clear();
+                self.frames.push(f);
+            }
+            Kind::String => {
+                let members = ctx
+                    .shape
+                    .filter(|_| ctx.report)
+                    .zip(self.shapes.as_ref())
+                    .and_then(|(s, shapes)| shapes.strings(s))
+                    .map(|m| (m.to_vec(), String::new()));
+                // Strings arrive in pieces: room for a few spares reallocations.
+                self.insert(Value::String(String::with_capacity(24)));
+                self.string = Some(Open { ctx, members });
+                if self.string.as_ref().is_some_and(|s| s.members.as_ref().is_some_and(|(m, _)| m.is_empty())) {
+                    self.chunk("");
+                }
+            }
+            Kind::Number | Kind::Bool | Kind::Null => self.pending = Some(ctx),
+        }
+    }
+
+    fn chunk(&mut self, text: &str) {
+        if let Some(s) = self.open_string() {
+            s.push_str(text);
+        }
+        let Some(open) = self.string.as_mut() else { return };
+        let Some((members, sofar)) = open.members.as_mut() else { return };
+        sofar.push_str(text);
+        members.retain(|m| m.starts_with(sofar.as_str()));
+        if members.is_empty() {
+            let message = format!("no `enum` member starts with {}", Value::String(sofar.clone()));
+            let seg = open.ctx.seg;
+            open.members = None;
+            self.violate(self.pointer(seg), message);
+        }
+    }
+
+    fn key(&mut self, key: &str) {
+        let Some(f) = self.frames.last_mut() else { return };
+        f.key.clear();
+        f.key.push_str(key);
+        f.token.clear();
+        escape_into(&mut f.token, key);
+        let (report, shape) = (f.ctx.report, f.ctx.shape);
+        if let Some((s, shapes)) = shape.filter(|_| report).zip(self.shapes.as_ref())
+            && !shapes.key_allowed(s, key)
+        {
+            let message =
+                format!("member {} is not allowed: the schema closes this object", Value::String(key.to_owned()));
+            self.violate(self.path.clone(), message);
+        }
+    }
+
+    fn scalar(&mut self, value: Value) {
+        let Some(ctx) = self.pending.take() else { return };
+        if value.is_null() && ctx.drops_null {
+            let key = self.frames.last_mut().map(|f| std::mem::take(&mut f.key)).unwrap_or_default();
+            let inserted = self.top().and_then(|v| v.as_object()).is_some_and(|m| m.contains_key(&key));
+            let Some(f) = self.frames.last_mut() else { return };
+            // Each name once: the list stays as short as the rewritten members.
+            if f.dropped.contains(&key) || inserted {
+                if self.repeated.is_none() {
+                    self.repeated = Some((self.path.clone(), key));
+                }
+            } else {
+                f.dropped.push(key);
+            }
+            return;
+        }
+        if ctx.report {
+            self.report(ctx.seg);
+        }
+        self.insert(value);
+    }
+
+    fn end(&mut self) {
+        if let Some(open) = self.string.take() {
+            if let Some((members, sofar)) = &open.members
+                && !members.contains(&sofar.as_str())
+            {
+                let message = format!("{} is not one of the `enum` members", Value::String(sofar.clone()));
+                self.violate(self.pointer(open.ctx.seg), message);
+            }
+            if open.ctx.report {
+                self.report(open.ctx.seg);
+            }
+            return;
+        }
+        let Some(f) = self.frames.pop() else { return };
+        if f.ctx.report {
+            let here = self.path.clone();
+            self.completed.push_str(&here);
+            self.ends.push(self.completed.len());
+        }
+        self.path.truncate(f.path_len);
+        self.spare.push(f);
+        if self.aside.as_ref().is_some_and(|a| a.depth == self.frames.len())
+            && let Some(a) = self.aside.take()
+        {
+            let emission = self.emission;
+            let accepts = |at: &str, y: &Value| emission.sent_accepts(at, y);
+            let v = match self.root_ann {
+                Some(root) if self.whole => {
+                    self.whole_done = true;
+                    let raw = a.value.clone();
+                    reshape::inverse(a.value, root, &accepts).unwrap_or(raw)
+                }
+                Some(root) => reshape::undo_at(a.value, a.ann, root, &accepts),
+                None => a.value,
+            };
+            if a.ctx.report {
+                let mut at = self.pointer(a.ctx.seg);
+                self.report_all(&v, &mut at);
+            }
+            self.insert(v);
+        }
+    }
+}
