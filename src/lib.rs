@@ -59,6 +59,8 @@ mod profile;
 mod prompt;
 mod reshape;
 mod stream;
+mod suggest;
+mod typed;
 mod vocab;
 
 #[cfg(test)]
@@ -76,6 +78,8 @@ pub use info::ProviderInfo;
 pub use options::{ClaudeMechanism, GeminiDialect, Mode, Options, Provider};
 pub use prompt::{instruction, repair};
 pub use stream::{EarlyError, EventSplitter, Partial, StreamDecoder, StreamEvent};
+#[cfg(feature = "schemars")]
+pub use typed::{emit_for, schema_for};
 pub use vocab::Draft;
 
 use serde_json::Value;

@@ -106,10 +106,16 @@ impl FromStr for Provider {
             })
             .ok_or_else(|| {
                 let names: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();
+                let aliases = Provider::ALL.iter().flat_map(|p| crate::profile::profile(*p).aliases.iter().copied());
+                let all: Vec<&str> = names.iter().copied().chain(aliases).collect();
                 Error::new(
                     ErrorKind::InvalidOption,
                     "",
-                    format!("unknown provider `{s}` (known: {})", names.join(", ")),
+                    format!(
+                        "unknown provider `{s}`{} (known: {})",
+                        crate::suggest::did_you_mean(&wanted, &all),
+                        names.join(", ")
+                    ),
                 )
             })
     }
@@ -154,7 +160,8 @@ impl FromStr for Mode {
 
     fn from_str(s: &str) -> Result<Self, Error> {
         Mode::ALL.iter().copied().find(|m| m.name() == s).ok_or_else(|| {
-            Error::new(ErrorKind::InvalidOption, "", format!("unknown mode `{s}` (known: schema, json, text)"))
+            let hint = crate::suggest::did_you_mean(s, &["schema", "json", "text"]);
+            Error::new(ErrorKind::InvalidOption, "", format!("unknown mode `{s}`{hint} (known: schema, json, text)"))
         })
     }
 }
@@ -180,7 +187,10 @@ impl FromStr for GeminiDialect {
             _ => Err(Error::new(
                 ErrorKind::InvalidOption,
                 "",
-                format!("unknown Gemini dialect `{s}` (known: response-schema, json-schema)"),
+                format!(
+                    "unknown Gemini dialect `{s}`{} (known: response-schema, json-schema)",
+                    crate::suggest::did_you_mean(s, &["response-schema", "json-schema"])
+                ),
             )),
         }
     }
@@ -228,10 +238,15 @@ impl FromStr for ClaudeMechanism {
 
     fn from_str(s: &str) -> Result<Self, Error> {
         ClaudeMechanism::ALL.iter().copied().find(|m| m.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = ClaudeMechanism::ALL.iter().map(|m| m.name()).collect();
             Error::new(
                 ErrorKind::InvalidOption,
                 "",
-                format!("unknown Claude mechanism `{s}` (known: tool, strict-tool, output-format, output-format-beta)"),
+                format!(
+                    "unknown Claude mechanism `{s}`{} (known: {})",
+                    crate::suggest::did_you_mean(s, &names),
+                    names.join(", ")
+                ),
             )
         })
     }

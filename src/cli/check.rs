@@ -5,7 +5,9 @@ use schemacast::{Mode, Provider};
 use serde_json::Value;
 
 pub(crate) fn run(args: &Args, io: &mut Io<'_>) -> i32 {
-    let path = args.input.as_deref().unwrap_or("-");
+    let Some(path) = args.input.as_deref().or(Some("-").filter(|_| !io.stdin_terminal)) else {
+        return super::usage_error(io, "`check` needs FILE, `-` or a schema piped to standard input");
+    };
     let text = match io.read_input(path) {
         Ok(t) => t,
         Err(e) => {

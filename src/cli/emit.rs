@@ -9,10 +9,9 @@ pub(crate) fn run(args: &Args, io: &mut Io<'_>) -> i32 {
         return super::usage_error(io, "`emit` needs --provider (see `schemacast providers`)");
     };
     let options = args.options(provider);
-    if let Some(extra) = &args.second {
-        return super::usage_error(io, &format!("only one input file may be given (also got `{extra}`)"));
-    }
-    let text = match args.input.as_deref() {
+    // Piped input counts as FILE `-`.
+    let input = args.input.as_deref().or(Some("-").filter(|_| !io.stdin_terminal));
+    let text = match input {
         Some(path) => match io.read_input(path) {
             Ok(t) => t,
             Err(e) => {

@@ -7,6 +7,8 @@ pub(crate) struct Io<'a> {
     pub(crate) stdin: &'a mut dyn Read,
     pub(crate) out: &'a mut dyn Write,
     pub(crate) err: &'a mut dyn Write,
+    /// Standard input is a terminal: nothing is piped in.
+    pub(crate) stdin_terminal: bool,
 }
 
 impl Io<'_> {

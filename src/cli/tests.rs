@@ -14,7 +14,8 @@ fn cli(args: &[&str], stdin: &str) -> Outcome {
     let mut input = stdin.as_bytes();
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = {
-        let mut io = Io { stdin: &mut input, out: &mut out, err: &mut err };
+        // Nothing piped in reads as a terminal, as an interactive run would.
+        let mut io = Io { stdin: &mut input, out: &mut out, err: &mut err, stdin_terminal: stdin.is_empty() };
         run(&args, &mut io)
     };
     Outcome { code, out: String::from_utf8(out).unwrap_or_default(), err: String::from_utf8(err).unwrap_or_default() }
@@ -241,7 +242,6 @@ fn ok_providers_prints_the_table() {
     assert_eq!(rows.len(), schemacast::Provider::ALL.len() + 2, "header, rule, one row per provider");
     for p in schemacast::Provider::ALL {
         assert!(o.out.contains(&format!("| `{}`", p.name())), "{p:?} has a row");
-        assert!(super::USAGE.contains(p.name()), "{p:?} is named in the usage text");
     }
     assert!(rows.iter().all(|r| r.starts_with('|') && r.ends_with('|')));
 }
@@ -423,4 +423,59 @@ fn ok_projection_switches() {
     );
     let v: Value = serde_json::from_str(&off.out).expect("JSON");
     assert_eq!(v["enforcement"], "json", "each branch would need the other's keys: {}", off.out);
+}
+
+#[test]
+fn ok_piped_schema_is_read_without_file() {
+    let schema = r#"{"type": "object", "properties": {"piped": {"type": "string"}}, "required": ["piped"]}"#;
+    let o = cli(&["emit", "-p", "openai", "--body"], schema);
+    assert_eq!(o.code, 0, "{}", o.err);
+    assert!(o.out.contains("piped"), "the piped schema, not the bundled example: {}", o.out);
+    assert!(!o.err.contains("bundled"), "{}", o.err);
+    let o = cli(&["emit", "-p", "gemini", "--lines", "--body"], "{\"type\": \"string\"}\n{\"type\": \"integer\"}\n");
+    assert_eq!(o.code, 0, "{}", o.err);
+    assert_eq!(o.out.lines().count(), 2, "{}", o.out);
+    assert!(o.out.contains("INTEGER"), "{}", o.out);
+    let o = cli(&["check"], r#"{"type": "strin"}"#);
+    assert_eq!(o.code, 1, "the piped schema is checked: {}", o.out);
+    // Nothing piped (a terminal): emit compiles the example, --lines and check need FILE.
+    let o = cli(&["emit", "-p", "openai"], "");
+    assert!(o.code == 0 && o.err.contains("bundled"), "{}", o.err);
+    assert_eq!(cli(&["emit", "-p", "openai", "--lines"], "").code, 2);
+    assert_eq!(cli(&["check"], "").code, 2);
+}
+
+#[test]
+fn ok_help_per_subcommand_and_suggestions() {
+    let o = cli(&["--help"], "");
+    assert_eq!(o.code, 0, "{}", o.err);
+    for sub in ["emit", "check", "decode", "validate", "coverage", "bench", "providers", "completions"] {
+        assert!(o.out.contains(sub), "{sub} is listed: {}", o.out);
+        let h = cli(&[sub, "--help"], "");
+        assert_eq!(h.code, 0, "{sub}: {}", h.err);
+        assert!(h.out.contains(&format!("Usage: schemacast {sub}")), "{sub}: {}", h.out);
+    }
+    assert!(cli(&["decode", "--help"], "").out.contains("--stream"));
+    let o = cli(&["emit", "-p", "openai", "--bodyy"], "");
+    assert_eq!(o.code, 2);
+    assert!(o.err.contains("--body"), "a similar flag is suggested: {}", o.err);
+    let o = cli(&["emit", "-p", "gemni"], "");
+    assert_eq!(o.code, 2);
+    assert!(o.err.contains("did you mean `gemini`?"), "{}", o.err);
+    let o = cli(&["emt"], "");
+    assert_eq!(o.code, 2);
+    assert!(o.err.contains("emit"), "a similar subcommand is suggested: {}", o.err);
+    assert_eq!(cli(&[], "").code, 2, "no subcommand: usage on stderr");
+    let v = cli(&["--version"], "");
+    assert!(v.code == 0 && v.out.contains(env!("CARGO_PKG_VERSION")), "{}", v.out);
+}
+
+#[test]
+fn ok_completions_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = cli(&["completions", shell], "");
+        assert_eq!(o.code, 0, "{shell}: {}", o.err);
+        assert!(o.out.contains("schemacast") && o.out.contains("provider"), "{shell}: {}", o.out);
+    }
+    assert_eq!(cli(&["completions", "tcsh"], "").code, 2);
 }

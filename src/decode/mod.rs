@@ -146,6 +146,16 @@ pub enum DecodeError {
         /// The repeated key.
         key: String,
     },
+    /// [`Emission::decode_as`](crate::Emission::decode_as): the answer is valid
+    /// against the schema, but does not deserialise into the requested type
+    /// (the type and the schema disagree).
+    #[error("the valid answer does not deserialise into the requested type: {message}")]
+    Deserialize {
+        /// The validated answer.
+        value: Value,
+        /// serde's message.
+        message: String,
+    },
 }
 
 impl DecodeError {
@@ -161,6 +171,7 @@ impl DecodeError {
             DecodeError::Invalid { .. } => "schema_violation",
             DecodeError::Schema(e) => e.kind().as_str(),
             DecodeError::RepeatedKey { .. } => "repeated_key",
+            DecodeError::Deserialize { .. } => "deserialize",
         }
     }
 }

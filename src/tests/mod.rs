@@ -11,6 +11,7 @@ mod native;
 mod props;
 mod strategies;
 mod stream;
+mod typed;
 
 use std::path::{Path, PathBuf};
 
