@@ -1,0 +1,137 @@
+from typing import Any, TypeVar, final, overload
+
+
+from ._errors import (
+    DecodeError as DecodeError,
+    Error as Error,
+    NoAnswer as NoAnswer,
+    NotJson as NotJson,
+    Refusal as Refusal,
+    RepeatedKey as RepeatedKey,
+    SchemaError as SchemaError,
+    SchemaViolation as SchemaViolation,
+    Truncated as Truncated,
+)
+from ._types import (
+    JSON,
+    Adapter,
+    ClaudeMechanism,
+    Draft,
+    Enforcement,
+    GeminiDialect,
+    Mode,
+    Schema,
+)
+from ._types import (
+    Note as Note,
+    Provider as Provider,
+    ProviderInfo as ProviderInfo,
+    Violation as Violation,
+)
+
+__version__: str
+__all__ = [
+    "DecodeError",
+    "Emission",
+    "Error",
+    "NoAnswer",
+    "NotJson",
+    "Note",
+    "Provider",
+    "ProviderInfo",
+    "Refusal",
+    "RepeatedKey",
+    "SchemaError",
+    "SchemaViolation",
+    "Truncated",
+    "Violation",
+    "__version__",
+    "emit",
+    "instruction",
+    "project",
+    "providers",
+    "repair",
+    "validate",
+]
+
+_M = TypeVar("_M")
+
+@final
+class Emission:
+    """A compiled request fragment for one provider and mode. Immutable and
+    thread-safe; every property returns a fresh plain object."""
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """The JSON object to deep-merge into the request body (``create(..., **em.body)``)."""
+    @property
+    def headers(self) -> dict[str, str]:
+        """HTTP headers to add to the request (usually none)."""
+    @property
+    def enforcement(self) -> Enforcement:
+        """How strongly the provider enforces the schema."""
+    @property
+    def notes(self) -> list[Note]:
+        """Every keyword dropped or rewritten, every fallback and why."""
+    @property
+    def native_schema(self) -> dict[str, Any] | None:
+        """What the provider may return, as a JSON Schema (``None``: nothing native)."""
+    @property
+    def provider(self) -> str: ...
+    @property
+    def mode(self) -> Mode: ...
+    @property
+    def reshaped(self) -> bool:
+        """Whether reversible rewrites shape the answers (``decode`` undoes them)."""
+    @property
+    def schema(self) -> JSON:
+        """The caller's schema (``None`` without one)."""
+    @overload
+    def decode(self, response: Any, *, model: None = None) -> Any: ...
+    @overload
+    def decode(self, response: Any, *, model: type[_M]) -> _M: ...
+    @overload
+    def decode(self, response: Any, *, model: Adapter[_M]) -> _M: ...
+    def response_for(self, answer: Any) -> dict[str, Any]: ...
+    def project(self, value: Any) -> Any: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_json(self, *, indent: int | None = None) -> str: ...
+
+def emit(
+    schema: Schema | None,
+    provider: str,
+    *,
+    mode: Mode = "schema",
+    name: str | None = None,
+    reshape: bool = False,
+    closed_world: bool = True,
+    union_closing: bool = True,
+    default_filling: bool = True,
+    format_assertion: bool = True,
+    deny_unknown_keywords: bool = False,
+    gemini_dialect: GeminiDialect = "response-schema",
+    claude_mechanism: ClaudeMechanism | None = None,
+    claude_json_tool: bool = False,
+    default_draft: Draft | None = None,
+    resources: dict[str, Schema] | None = None,
+    base_uri: str | None = None,
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
+    max_enum: int | None = None,
+) -> Emission:
+    """Compiles ``schema`` for ``provider`` (a name, an alias or a ``Provider``)."""
+
+def validate(schema: Schema, value: Any) -> None:
+    """Raises ``SchemaViolation`` (every violation) unless ``value`` is valid."""
+
+def instruction(schema: Schema) -> str:
+    """The prompt text that asks for JSON conforming to ``schema``."""
+
+def repair(schema: Schema, bad_output: str, error: DecodeError) -> str:
+    """The message for one repair round trip after ``error``."""
+
+def project(schema: Schema, value: Any) -> Any:
+    """The closed-world projection of ``value`` under ``schema``."""
+
+def providers() -> list[ProviderInfo]:
+    """Every provider and what it enforces, in table order."""

@@ -1,0 +1,454 @@
+//! `schemacast._native`: the Python binding of the schemacast crate.
+//!
+//! Layer 8 of the architecture (an entry point): it converts Python values to
+//! JSON and back, maps keyword arguments onto `Options`, and the core's errors
+//! onto the exceptions of `schemacast._errors`. Nothing here decides anything
+//! about schemas or providers.
+
+mod convert;
+mod errors;
+
+use convert::{to_py, to_value};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use schemacast::{ClaudeMechanism, Draft, GeminiDialect, Mode, Options, Provider};
+use serde_json::Value;
+use std::str::FromStr;
+
+/// A JSON text (from `str`, `bytes` or `bytearray`), or `None` for other objects.
+fn json_text(obj: &Bound<'_, PyAny>) -> PyResult<Option<Result<Value, serde_json::Error>>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Some(serde_json::from_str(s.to_str()?)));
+    }
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Some(serde_json::from_slice(b.as_bytes())));
+    }
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(Some(serde_json::from_slice(&b.to_vec())));
+    }
+    Ok(None)
+}
+
+/// A schema argument: a JSON value (a `dict` or `bool` schema, or any other
+/// JSON value, which the core reports as not a schema), a JSON text, a Pydantic
+/// model class (anything with `model_json_schema()`), or a Pydantic
+/// `TypeAdapter` (`json_schema()`). Returns the schema and, for a model class,
+/// its name.
+fn schema_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<(Value, Option<String>)> {
+    if let Some(parsed) = json_text(obj)? {
+        return parsed.map(|v| (v, None)).map_err(|e| {
+            let message = format!("the schema is not JSON: {e}");
+            errors::schema_error(py, "invalid_json", format!("invalid_json: {message}"), &[("", &message)])
+        });
+    }
+    if obj.cast::<PyDict>().is_ok()
+        || obj.cast::<PyBool>().is_ok()
+        || obj.cast::<PyList>().is_ok()
+        || obj.cast::<PyTuple>().is_ok()
+        || obj.cast::<PyInt>().is_ok()
+        || obj.cast::<PyFloat>().is_ok()
+    {
+        // Any JSON value: what is not a schema is the core's `invalid_schema`.
+        return Ok((to_value(obj)?, None));
+    }
+    if let Ok(method) = obj.getattr(pyo3::intern!(py, "model_json_schema")) {
+        let schema = to_value(&method.call0()?)?;
+        let name = obj.getattr(pyo3::intern!(py, "__name__")).and_then(|n| n.extract::<String>()).ok();
+        return Ok((schema, name.map(|n| schema_name(&n))));
+    }
+    if obj.hasattr(pyo3::intern!(py, "validate_python"))? {
+        if let Ok(method) = obj.getattr(pyo3::intern!(py, "json_schema")) {
+            return Ok((to_value(&method.call0()?)?, None));
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "schema must be a dict, a bool, a JSON string or a Pydantic model class, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// A model class name as a schema name: `[A-Za-z0-9_-]{1,64}`, other
+/// characters replaced by `_` (`Page[Item]` gives `Page_Item_`).
+fn schema_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .take(64)
+        .collect();
+    if cleaned.is_empty() { "structured_output".to_owned() } else { cleaned }
+}
+
+/// A JSON value argument: plain JSON, or a Pydantic model instance (dumped
+/// in JSON mode, by alias, as its schema names the fields).
+fn value_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    match to_value(obj) {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<PyTypeError>(py) && obj.hasattr(pyo3::intern!(py, "model_dump"))? => {
+            to_value(&dump(py, obj, false)?)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `model_dump(mode="json", by_alias=True)`, optionally without `None` fields.
+fn dump<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>, exclude_none: bool) -> PyResult<Bound<'py, PyAny>> {
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("mode", "json")?;
+    kwargs.set_item("by_alias", true)?;
+    if exclude_none {
+        kwargs.set_item("exclude_none", true)?;
+    }
+    obj.call_method(pyo3::intern!(py, "model_dump"), (), Some(&kwargs))
+}
+
+/// A response argument: a `dict`, a JSON text, or an SDK response object
+/// (a Pydantic model: dumped by alias, which is the wire shape: camelCase
+/// for google-genai; or anything with `to_dict()`).
+fn response_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if let Some(parsed) = json_text(obj)? {
+        return parsed.map_err(|e| {
+            errors::from_decode(py, &schemacast::DecodeError::NoAnswer(format!("the response body is not JSON: {e}")))
+        });
+    }
+    if obj.cast::<PyDict>().is_ok() {
+        return to_value(obj);
+    }
+    if obj.hasattr(pyo3::intern!(py, "model_dump"))? {
+        return to_value(&dump(py, obj, true)?);
+    }
+    if let Ok(method) = obj.getattr(pyo3::intern!(py, "to_dict")) {
+        return to_value(&method.call0()?);
+    }
+    Err(PyTypeError::new_err(format!(
+        "response must be a dict, a JSON string or an SDK response object, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn compile_error(py: Python<'_>) -> impl Fn(schemacast::Error) -> PyErr + '_ {
+    move |e| errors::from_error(py, &e)
+}
+
+/// A compiled structured-output request fragment for one provider and mode.
+///
+/// Immutable and thread-safe: compile once, keep it, and use it from any
+/// thread. Every property returns a fresh plain `dict`/`list`/`str`.
+#[pyclass(frozen, module = "schemacast", name = "Emission")]
+struct PyEmission {
+    inner: schemacast::Emission,
+}
+
+#[pymethods]
+impl PyEmission {
+    /// The JSON object to deep-merge into the provider request body
+    /// (`client.create(..., **emission.body)`).
+    #[getter]
+    fn body<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, self.inner.body())
+    }
+
+    /// HTTP headers to add to the request (usually none).
+    #[getter]
+    fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in self.inner.headers() {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    /// How strongly the provider enforces the schema: `exact`, `widened`,
+    /// `json`, `prompt` or `none`.
+    #[getter]
+    fn enforcement(&self) -> &'static str {
+        self.inner.enforcement().as_str()
+    }
+
+    /// Every keyword dropped or rewritten, every fallback and why, as
+    /// `{"pointer", "keyword", "action", "reason"}` dicts.
+    #[getter]
+    fn notes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for note in self.inner.notes() {
+            list.append(to_py(py, &note.to_json())?)?;
+        }
+        Ok(list)
+    }
+
+    /// What the provider may return, as a JSON Schema, or `None` when nothing
+    /// native constrains the answer.
+    #[getter]
+    fn native_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.inner.native_schema() {
+            Some(v) => to_py(py, &v),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// The provider's name (`openai`, `gemini`, …).
+    #[getter]
+    fn provider(&self) -> &'static str {
+        self.inner.provider().name()
+    }
+
+    /// The mode: `schema`, `json` or `text`.
+    #[getter]
+    fn mode(&self) -> &'static str {
+        self.inner.mode().name()
+    }
+
+    /// Whether reversible rewrites shape the answers (`decode` undoes them).
+    #[getter]
+    fn reshaped(&self) -> bool {
+        self.inner.is_reshaped()
+    }
+
+    /// The caller's schema, or `None` for an emission without one.
+    #[getter]
+    fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.inner.source_schema() {
+            Some(v) => to_py(py, v),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// Reads the provider's whole response (a `dict`, a JSON string, or the
+    /// SDK's response object), validates the answer against the schema, and
+    /// returns it; with `model`, as `model.model_validate(answer)`.
+    #[pyo3(signature = (response, *, model = None))]
+    fn decode<'py>(
+        &self,
+        py: Python<'py>,
+        response: &Bound<'py, PyAny>,
+        model: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let body = response_arg(py, response)?;
+        let answer = py.detach(|| self.inner.decode(&body)).map_err(|e| errors::from_decode(py, &e))?;
+        let value = to_py(py, answer.value())?;
+        match model {
+            None => Ok(value),
+            Some(m) => validate_model(py, m, &value),
+        }
+    }
+
+    /// A minimal successful response body of this provider's shape carrying
+    /// `answer` (reshaped when the emission reshapes): for tests without the network.
+    fn response_for<'py>(&self, py: Python<'py>, answer: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let answer = value_arg(py, answer)?;
+        to_py(py, &self.inner.response_for(&answer))
+    }
+
+    /// The closed-world projection of `value`: what the provider may return
+    /// for it (undeclared keys of closable objects dropped, unions closed,
+    /// provably valid defaults filled in).
+    fn project<'py>(&self, py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let value = value_arg(py, value)?;
+        let projected = py.detach(|| self.inner.project(&value));
+        to_py(py, &projected)
+    }
+
+    /// The whole emission as a dict `{"provider", "mode", "enforcement",
+    /// "body", "headers", "notes"}` (the CLI's output).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.to_json())
+    }
+
+    /// `to_dict()` as JSON text, compact or indented by `indent` spaces.
+    #[pyo3(signature = (*, indent = None))]
+    fn to_json(&self, indent: Option<usize>) -> String {
+        let value = self.inner.to_json();
+        match indent {
+            None => value.to_string(),
+            Some(n) => {
+                let spaces = vec![b' '; n];
+                let mut out = Vec::new();
+                let formatter = serde_json::ser::PrettyFormatter::with_indent(&spaces);
+                let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+                // Serializing a `Value` into memory cannot fail.
+                let _ = serde::Serialize::serialize(&value, &mut ser);
+                String::from_utf8(out).unwrap_or_default()
+            }
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Emission provider={:?} mode={:?} enforcement={:?} notes={}>",
+            self.inner.provider().name(),
+            self.inner.mode().name(),
+            self.inner.enforcement().as_str(),
+            self.inner.notes().len()
+        )
+    }
+}
+
+fn validate_model<'py>(
+    py: Python<'py>,
+    model: &Bound<'py, PyAny>,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(method) = model.getattr(pyo3::intern!(py, "model_validate")) {
+        return method.call1((value,));
+    }
+    if let Ok(method) = model.getattr(pyo3::intern!(py, "validate_python")) {
+        return method.call1((value,));
+    }
+    Err(PyTypeError::new_err(format!(
+        "model must be a Pydantic model class or TypeAdapter, not {}",
+        model.get_type().name()?
+    )))
+}
+
+fn parse<T: FromStr<Err = schemacast::Error>>(py: Python<'_>, s: &str) -> PyResult<T> {
+    T::from_str(s).map_err(compile_error(py))
+}
+
+/// Compiles `schema` for `provider` into an `Emission`.
+#[pyfunction]
+#[pyo3(signature = (
+    schema, provider, *, mode = "schema", name = None, reshape = false, closed_world = true,
+    union_closing = true, default_filling = true, format_assertion = true,
+    deny_unknown_keywords = false, gemini_dialect = "response-schema", claude_mechanism = None,
+    claude_json_tool = false, default_draft = None, resources = None, base_uri = None,
+    max_depth = None, max_nodes = None, max_enum = None
+))]
+#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+fn emit(
+    py: Python<'_>,
+    schema: &Bound<'_, PyAny>,
+    provider: &str,
+    mode: &str,
+    name: Option<String>,
+    reshape: bool,
+    closed_world: bool,
+    union_closing: bool,
+    default_filling: bool,
+    format_assertion: bool,
+    deny_unknown_keywords: bool,
+    gemini_dialect: &str,
+    claude_mechanism: Option<&str>,
+    claude_json_tool: bool,
+    default_draft: Option<&Bound<'_, PyAny>>,
+    resources: Option<&Bound<'_, PyDict>>,
+    base_uri: Option<String>,
+    max_depth: Option<usize>,
+    max_nodes: Option<usize>,
+    max_enum: Option<usize>,
+) -> PyResult<PyEmission> {
+    let provider: Provider = parse(py, provider)?;
+    let mut opts = Options::new(provider)
+        .with_mode(parse::<Mode>(py, mode)?)
+        .with_reshape(reshape)
+        .with_closed_world(closed_world)
+        .with_union_closing(union_closing)
+        .with_default_filling(default_filling)
+        .with_format_assertion(format_assertion)
+        .with_deny_unknown_keywords(deny_unknown_keywords)
+        .with_gemini_dialect(parse::<GeminiDialect>(py, gemini_dialect)?)
+        .with_claude_json_tool(claude_json_tool);
+    if let Some(m) = claude_mechanism {
+        opts = opts.with_claude_mechanism(parse::<ClaudeMechanism>(py, m)?);
+    }
+    if let Some(d) = default_draft {
+        // `7` and `"7"` alike.
+        let text = d.str()?.to_string();
+        opts = opts.with_default_draft(parse::<Draft>(py, &text)?);
+    }
+    if let Some(res) = resources {
+        for (uri, document) in res.iter() {
+            let uri: String = uri.extract().map_err(|_| PyTypeError::new_err("resources keys must be str URIs"))?;
+            let (doc, _) = schema_arg(py, &document)?;
+            opts = opts.with_resource(uri, doc);
+        }
+    }
+    if let Some(b) = base_uri {
+        opts = opts.with_base_uri(b);
+    }
+    if let Some(n) = max_depth {
+        opts = opts.with_max_depth(n);
+    }
+    if let Some(n) = max_nodes {
+        opts = opts.with_max_nodes(n);
+    }
+    if let Some(n) = max_enum {
+        opts = opts.with_max_enum(n);
+    }
+    let (schema, model_name) = if schema.is_none() { (None, None) } else { schema_arg(py, schema).map(|(s, n)| (Some(s), n))? };
+    if let Some(n) = name.or(model_name) {
+        opts = opts.with_name(n);
+    }
+    let compiled = py.detach(|| match &schema {
+        Some(s) => opts.compile(s),
+        None => opts.compile_without_schema(),
+    });
+    compiled.map(|inner| PyEmission { inner }).map_err(compile_error(py))
+}
+
+/// Validates `value` against `schema` with the local validator; raises
+/// `SchemaViolation` listing every violation.
+#[pyfunction]
+fn validate(py: Python<'_>, schema: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    let (schema, _) = schema_arg(py, schema)?;
+    let value = value_arg(py, value)?;
+    py.detach(|| schemacast::validate(&schema, &value)).map_err(|e| errors::from_decode(py, &e))
+}
+
+/// The prompt text that asks for JSON conforming to `schema`.
+#[pyfunction]
+fn instruction(py: Python<'_>, schema: &Bound<'_, PyAny>) -> PyResult<String> {
+    let (schema, _) = schema_arg(py, schema)?;
+    Ok(schemacast::instruction(&schema))
+}
+
+/// The message for one repair round trip: what was wrong with `bad_output`
+/// (`error`, a `DecodeError`), and the instruction again.
+#[pyfunction]
+fn repair(py: Python<'_>, schema: &Bound<'_, PyAny>, bad_output: &str, error: &Bound<'_, PyAny>) -> PyResult<String> {
+    let (schema, _) = schema_arg(py, schema)?;
+    let error = errors::to_decode(error)?;
+    Ok(schemacast::repair(&schema, bad_output, &error))
+}
+
+/// The closed-world projection of `value` under `schema` (no validation).
+#[pyfunction]
+fn project<'py>(py: Python<'py>, schema: &Bound<'py, PyAny>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let (schema, _) = schema_arg(py, schema)?;
+    let value = value_arg(py, value)?;
+    let projected = py.detach(|| schemacast::project(&schema, &value));
+    to_py(py, &projected)
+}
+
+/// Every provider and what it enforces, in table order.
+#[pyfunction]
+fn providers(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for p in Provider::ALL {
+        let info = p.info();
+        let d = PyDict::new(py);
+        d.set_item("name", info.name)?;
+        d.set_item("aliases", info.aliases.to_vec())?;
+        d.set_item("api", info.api)?;
+        d.set_item("schema_request", info.schema_request)?;
+        d.set_item("json_request", info.json_request)?;
+        d.set_item("enforces", info.enforces)?;
+        d.set_item("keywords", info.keywords)?;
+        d.set_item("limits", info.limits)?;
+        d.set_item("options", info.options)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<PyEmission>()?;
+    m.add_function(wrap_pyfunction!(emit, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(instruction, m)?)?;
+    m.add_function(wrap_pyfunction!(repair, m)?)?;
+    m.add_function(wrap_pyfunction!(project, m)?)?;
+    m.add_function(wrap_pyfunction!(providers, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,37 @@
+"""Shared helpers: paths to the repository's fixtures, and loaders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "fixtures"
+APPS = FIXTURES / "apps"
+RESPONSES = REPO / "src" / "tests" / "responses"
+
+
+def load(path: Path) -> Any:
+    with path.open(encoding="utf-8") as f:
+        return json.load(f)
+
+
+def instances(schema_path: Path) -> list[Any]:
+    """The valid instances kept beside an apps fixture (one JSON value a line)."""
+    lines = schema_path.with_suffix(".instances.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def app_schemas() -> list[Path]:
+    return sorted(p for p in APPS.glob("*.json"))
+
+
+def walk(value: Any) -> Iterator[Any]:
+    yield value
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from walk(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from walk(v)

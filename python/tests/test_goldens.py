@@ -1,0 +1,163 @@
+"""The binding against the core's golden snapshots: every fixture, every target
+(provider or option variant) and every mode rendered from Python exactly as
+src/tests/golden.rs renders them, and every recorded response decoded as
+src/tests/decode.rs does. Any change of a value, a key order, an option's
+mapping or an error's fields shows up as a difference."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemacast
+from helpers import FIXTURES, REPO, RESPONSES, load
+
+SNAPSHOTS = REPO / "snapshots"
+MAX_SHOWN_BODY = 16 * 1024
+
+# src/tests/golden.rs `targets()`: folder name -> emit keywords.
+TARGETS: dict[str, dict[str, Any]] = {p["name"]: {"provider": p["name"]} for p in schemacast.providers()}
+TARGETS.update(
+    {
+        "gemini-json-schema": {"provider": "gemini", "gemini_dialect": "json-schema"},
+        "openai-reshape": {"provider": "openai", "reshape": True},
+        "claude-reshape": {"provider": "claude", "reshape": True},
+        "claude-strict-tool": {"provider": "claude", "claude_mechanism": "strict-tool"},
+        "claude-output-format": {"provider": "claude", "claude_mechanism": "output-format"},
+        "claude-output-format-beta": {"provider": "claude", "claude_mechanism": "output-format-beta"},
+        "bedrock-strict-tool": {"provider": "bedrock", "claude_mechanism": "strict-tool"},
+        "gemini-reshape": {"provider": "gemini", "reshape": True},
+        "claude-output-format-reshape": {
+            "provider": "claude",
+            "claude_mechanism": "output-format",
+            "reshape": True,
+        },
+    }
+)
+
+
+def documents() -> dict[str, Any]:
+    """The resources group's documents, under their path and their `$id` (as golden.rs)."""
+    out: dict[str, Any] = {}
+    for f in sorted((FIXTURES / "resources" / "documents").glob("*.json")):
+        doc = load(f)
+        if isinstance(doc, dict) and isinstance(doc.get("$id"), str):
+            out[doc["$id"]] = doc
+        out[f"documents/{f.name}"] = doc
+    return out
+
+
+def pretty(value: Any) -> str:
+    """serde_json's `to_string_pretty`."""
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def fnv1a(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def at(pointer: str) -> str:
+    return pointer if pointer else "(root)"
+
+
+def render_mode(schema: Any, kwargs: dict[str, Any], mode: str) -> str:
+    out = []
+    try:
+        em = schemacast.emit(schema, mode=mode, **kwargs)
+    except schemacast.SchemaError as e:
+        out.append(f"error: {e.kind}")
+        out.extend(f"- at {at(p)}: {m}" for p, m in e.problems)
+        return "".join(line + "\n" for line in out)
+    out.append(f"enforcement: {em.enforcement}")
+    body = pretty(em.body)
+    if len(body.encode()) > MAX_SHOWN_BODY:
+        raw = body.encode()
+        out.append(f"body: ({len(raw)} bytes, fnv1a-64 {fnv1a(raw):016x}; too large to show)")
+    else:
+        out.append(f"body: {body}")
+    out.extend(f"header: {k}: {v}" for k, v in em.headers.items())
+    for n in em.notes:
+        if n["keyword"]:
+            out.append(f"- {at(n['pointer'])}: `{n['keyword']}` {n['action']}: {n['reason']}")
+        else:
+            out.append(f"- {at(n['pointer'])}: {n['action']}: {n['reason']}")
+    return "".join(line + "\n" for line in out)
+
+
+def render(schema: Any, kwargs: dict[str, Any]) -> str:
+    sections: list[tuple[list[str], str]] = []
+    for mode in ("schema", "json", "text"):
+        text = render_mode(schema, kwargs, mode)
+        if sections and sections[-1][1] == text:
+            sections[-1][0].append(mode)
+        else:
+            sections.append(([mode], text))
+    return "".join(f"== {', '.join(names)}\n{text}\n" for names, text in sections)
+
+
+def snapshot_text(path: Path) -> str:
+    """The snapshot's content after insta's header, as insta compares it."""
+    text = path.read_text(encoding="utf-8")
+    _, _, content = text.partition("\n---\n")
+    return content.strip("\n")
+
+
+def fixture_cases() -> list[Path]:
+    groups = sorted(p for p in FIXTURES.iterdir() if p.is_dir() and p.name != "json-schema-test-suite")
+    return [f for g in groups for f in sorted(g.glob("*.json"))]
+
+
+@pytest.mark.parametrize("fixture", fixture_cases(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_target_and_mode_matches_the_core_snapshot(fixture: Path) -> None:
+    schema = load(fixture)
+    group = fixture.parent.name
+    docs = documents() if group == "resources" else None
+    checked = 0
+    for target, kwargs in TARGETS.items():
+        snap = SNAPSHOTS / target / f"{group}__{fixture.stem}.snap"
+        if not snap.exists():
+            continue
+        kw = dict(kwargs)
+        if docs:
+            kw["resources"] = docs
+        assert render(schema, kw).strip("\n") == snapshot_text(snap), f"{target}: {snap}"
+        checked += 1
+    assert checked == len(TARGETS), f"a snapshot is missing for {fixture}"
+
+
+def response_cases() -> list[Path]:
+    return sorted(RESPONSES.glob("*/*.json"))
+
+
+def render_decode(case: dict[str, Any], provider: str) -> str:
+    kwargs: dict[str, Any] = {"mode": case.get("mode", "schema")}
+    if "mechanism" in case:
+        kwargs["claude_mechanism"] = case["mechanism"]
+    em = schemacast.emit(case["schema"], provider, **kwargs)
+    out = [f"enforcement: {em.enforcement}"]
+    compact = {"separators": (",", ":"), "ensure_ascii": False}
+    try:
+        value = em.decode(case["body"])
+    except schemacast.SchemaViolation as e:
+        out += [f"error: {e.kind}", f"value: {json.dumps(e.value, **compact)}"]  # type: ignore[arg-type]
+        out += [f"- at {at(v['pointer'])}: {v['message']} [schema {v['schema_pointer']}]" for v in e.violations]
+    except schemacast.DecodeError as e:
+        out += [f"error: {e.kind}", f"- {e}"]
+    else:
+        # The finish reason is not part of the Python answer: the line is compared without it.
+        out += ["ok", f"value: {json.dumps(value, **compact)}"]  # type: ignore[arg-type]
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("path", response_cases(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_recorded_response_decodes_as_the_core_snapshot(path: Path) -> None:
+    provider = path.parent.name
+    expected = snapshot_text(SNAPSHOTS / "decode" / f"{provider}__{path.stem}.snap")
+    expected = "\n".join("ok" if line.startswith("ok, finish_reason: ") else line for line in expected.splitlines())
+    assert render_decode(load(path), provider) == expected

@@ -1,0 +1,52 @@
+"""Checked by mypy --strict (test_typing.py) and run: the stubs say what the API returns."""
+
+from __future__ import annotations
+
+from typing import Any, List
+
+import pydantic
+import schemacast
+from typing_extensions import assert_type
+
+
+class City(pydantic.BaseModel):
+    name: str
+    population: int
+
+
+def main() -> None:
+    em = schemacast.emit(City, schemacast.Provider.OPENAI, mode="schema", reshape=True, max_depth=32)
+    assert_type(em, schemacast.Emission)
+    assert_type(em.body, dict[str, Any])
+    assert_type(em.headers, dict[str, str])
+    notes: list[schemacast.Note] = em.notes
+    assert all(isinstance(n["reason"], str) for n in notes)
+    assert em.enforcement in ("exact", "widened", "json", "prompt", "none")
+    response = em.response_for({"name": "Oslo", "population": 709000})
+    city = em.decode(response, model=City)
+    assert_type(city, City)
+    cities = schemacast.emit(pydantic.TypeAdapter(List[City]), "gemini", gemini_dialect="json-schema")
+    many = cities.decode(cities.response_for([]), model=pydantic.TypeAdapter(List[City]))
+    assert_type(many, List[City])
+    plain = em.decode(response)
+    assert_type(plain, Any)
+    try:
+        em.decode("{}")
+    except schemacast.SchemaViolation as e:
+        violations: list[schemacast.Violation] = e.violations
+        assert violations
+    except schemacast.DecodeError as e:
+        assert_type(e.kind, str)
+    try:
+        schemacast.emit({"type": "nope"}, "openai")
+    except schemacast.SchemaError as e:
+        assert_type(e.problems, List[tuple[str, str]])
+        assert_type(e.pointer, str)
+    infos: list[schemacast.ProviderInfo] = schemacast.providers()
+    assert infos[0]["name"] == "openai"
+    schemacast.validate({"type": "integer"}, 3)
+    assert_type(schemacast.instruction(City), str)
+
+
+if __name__ == "__main__":
+    main()
