@@ -16,6 +16,14 @@ def example() -> str:
     return found.group(1)
 
 
+def test_the_top_level_readme_shows_the_same_example() -> None:
+    top = README.parents[1] / "README.md"
+    section = top.read_text(encoding="utf-8").split("\n## Python\n", 1)[1]
+    found = re.search(r"```python\n(.*?)```", section, re.S)
+    assert found is not None
+    assert found.group(1) == example()
+
+
 def test_the_readme_example_is_five_lines_and_runs() -> None:
     code = example()
     assert len(code.strip().splitlines()) == 5
