@@ -13,6 +13,12 @@ pub(crate) fn run(args: &Args, io: &mut Io<'_>) -> i32 {
     let input = args.input.as_deref().or(Some("-").filter(|_| !io.stdin_terminal));
     let text = match input {
         Some(path) => match io.read_input(path) {
+            // Standard input that is not a terminal but carries nothing (`< /dev/null`,
+            // a CI runner) is read as no input at all.
+            Ok(t) if args.input.is_none() && t.trim().is_empty() && !args.lines => {
+                io.eprint("note: no FILE given and nothing piped, compiling the bundled example schema (fixtures/examples/quickstart.json)");
+                super::EXAMPLE_SCHEMA.to_owned()
+            }
             Ok(t) => t,
             Err(e) => {
                 io.eprint(&format!("error: {e}"));

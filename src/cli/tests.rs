@@ -438,6 +438,15 @@ fn ok_piped_schema_is_read_without_file() {
     assert!(o.out.contains("INTEGER"), "{}", o.out);
     let o = cli(&["check"], r#"{"type": "strin"}"#);
     assert_eq!(o.code, 1, "the piped schema is checked: {}", o.out);
+    // Standard input that is not a terminal but empty (`< /dev/null`): the example too.
+    let mut empty: &[u8] = b"";
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run(
+        &["emit".to_owned(), "-p".to_owned(), "openai".to_owned()],
+        &mut Io { stdin: &mut empty, out: &mut out, err: &mut err, stdin_terminal: false },
+    );
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    assert!(String::from_utf8_lossy(&err).contains("bundled"));
     // Nothing piped (a terminal): emit compiles the example, --lines and check need FILE.
     let o = cli(&["emit", "-p", "openai"], "");
     assert!(o.code == 0 && o.err.contains("bundled"), "{}", o.err);
