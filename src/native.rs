@@ -7,7 +7,6 @@
 //! soundness law "every valid instance, projected, is accepted by the native
 //! model" checks the emitters against it.
 
-use crate::Emission;
 use crate::profile::{Envelope, Reading};
 use serde_json::{Map, Value, json};
 
@@ -25,9 +24,9 @@ enum Sent<'a> {
 
 /// The native constraint as a JSON Schema (objects closed where the provider
 /// closes them), or `None` when nothing native constrains the answer.
-pub(crate) fn native_schema(em: &Emission) -> Option<Value> {
-    let profile = crate::profile::profile(em.provider());
-    let sent = find(profile.envelope, em.body())?;
+pub(crate) fn native_schema(provider: crate::options::Provider, body: &Value) -> Option<Value> {
+    let profile = crate::profile::profile(provider);
+    let sent = find(profile.envelope, body)?;
     Some(match sent {
         Sent::AnyObject => json!({"type": "object"}),
         Sent::Unknown => json!(false),
@@ -42,6 +41,17 @@ pub(crate) fn native_schema(em: &Emission) -> Option<Value> {
             Reading::Gemini => json!(false),
         },
     })
+}
+
+/// The schema as sent in `body` (before any reading of it), when the body
+/// sends one: what a grammar engine compiles (the engine conformance cases).
+#[cfg(test)]
+pub(crate) fn sent_schema(provider: crate::options::Provider, body: &Value) -> Option<Value> {
+    match find(crate::profile::profile(provider).envelope, body)? {
+        Sent::Schema(s) => Some(s.into_owned()),
+        Sent::Gemini(s, _) => Some(s.clone()),
+        Sent::AnyObject | Sent::Unknown => None,
+    }
 }
 
 /// Locates the native request in the body of `envelope`; `None` when the body
