@@ -25,7 +25,7 @@ struct Refs {
 }
 
 fn only_objects(doc: &Doc<'_>, schema: &Value, depth: usize, refs: &mut Refs) -> bool {
-    if depth > crate::preflight::MAX_DEPTH_CEILING {
+    if depth > crate::vocab::MAX_DEPTH_CEILING {
         return false;
     }
     let map = match schema {

@@ -51,8 +51,8 @@ impl Provider {
 
 fn info(p: &'static Profile) -> ProviderInfo {
     ProviderInfo {
-        name: p.name,
-        aliases: p.aliases,
+        name: p.provider.name(),
+        aliases: p.provider.aliases(),
         api: p.label,
         schema_request: schema_request(p),
         json_request: json_request(p),

@@ -105,7 +105,8 @@ impl Admits {
         let decoded = match &self.emission.reshape {
             Some(ann) => {
                 let accepts = |at: &str, z: &Value| self.emission.sent_accepts(at, z);
-                crate::reshape::inverse(y.clone(), ann, &accepts).map_err(|e| format!("{y} admitted but {e}"))?
+                crate::reshape::inverse(y.clone(), ann, &accepts)
+                    .map_err(|e| format!("{y} admitted but {}", crate::DecodeError::from(e)))?
             }
             None => y.clone(),
         };
@@ -223,7 +224,7 @@ pub fn acceptance(em: &Emission) -> Result<(), String> {
                     let js = &rf["json_schema"];
                     json_schema_field(em.provider(), js, prof.strict_flag)
                 }
-                _ => Err(format!("response_format not accepted by {}: {rf}", prof.name)),
+                _ => Err(format!("response_format not accepted by {}: {rf}", prof.provider.name())),
             }
         }
         Envelope::Responses => {

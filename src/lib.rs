@@ -50,6 +50,7 @@ mod lower;
 #[doc(hidden)]
 pub mod laws;
 mod native;
+mod note;
 mod options;
 mod pattern;
 mod pipeline;
@@ -61,6 +62,7 @@ mod reshape;
 mod stream;
 mod suggest;
 mod typed;
+mod types;
 mod vocab;
 
 #[cfg(test)]

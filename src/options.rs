@@ -81,7 +81,46 @@ impl Provider {
     /// The CLI name (`openai`, `groq`, …).
     #[must_use]
     pub fn name(self) -> &'static str {
-        crate::profile::profile(self).name
+        match self {
+            Provider::OpenAi => "openai",
+            Provider::Groq => "groq",
+            Provider::Mistral => "mistral",
+            Provider::OpenRouter => "openrouter",
+            Provider::Gemini => "gemini",
+            Provider::Ollama => "ollama",
+            Provider::Claude => "claude",
+            Provider::AzureOpenAi => "azure",
+            Provider::DeepSeek => "deepseek",
+            Provider::OpenAiResponses => "openai-responses",
+            Provider::Xai => "xai",
+            Provider::Cerebras => "cerebras",
+            Provider::Together => "together",
+            Provider::Fireworks => "fireworks",
+            Provider::Perplexity => "perplexity",
+            Provider::Vllm => "vllm",
+            Provider::LlamaCpp => "llamacpp",
+            Provider::Cohere => "cohere",
+            Provider::Bedrock => "bedrock",
+            Provider::Vertex => "vertex",
+        }
+    }
+
+    /// Other names the CLI and `FromStr` accept (`anthropic` for `claude`, …).
+    #[must_use]
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Provider::Gemini => &["google"],
+            Provider::Claude => &["anthropic"],
+            Provider::AzureOpenAi => &["azure-openai"],
+            Provider::OpenAiResponses => &["responses"],
+            Provider::Xai => &["grok"],
+            Provider::Together => &["together-ai"],
+            Provider::Perplexity => &["sonar"],
+            Provider::LlamaCpp => &["llama.cpp", "llama-server"],
+            Provider::Bedrock => &["aws-bedrock"],
+            Provider::Vertex => &["vertex-ai"],
+            _ => &[],
+        }
     }
 }
 
@@ -97,16 +136,10 @@ impl FromStr for Provider {
     /// Parses a CLI name or alias, case-insensitively.
     fn from_str(s: &str) -> Result<Self, Error> {
         let wanted = s.to_ascii_lowercase();
-        Provider::ALL
-            .iter()
-            .copied()
-            .find(|p| {
-                let prof = crate::profile::profile(*p);
-                prof.name == wanted || prof.aliases.contains(&wanted.as_str())
-            })
-            .ok_or_else(|| {
+        Provider::ALL.iter().copied().find(|p| p.name() == wanted || p.aliases().contains(&wanted.as_str())).ok_or_else(
+            || {
                 let names: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();
-                let aliases = Provider::ALL.iter().flat_map(|p| crate::profile::profile(*p).aliases.iter().copied());
+                let aliases = Provider::ALL.iter().flat_map(|p| p.aliases().iter().copied());
                 let all: Vec<&str> = names.iter().copied().chain(aliases).collect();
                 Error::new(
                     ErrorKind::InvalidOption,
@@ -117,7 +150,8 @@ impl FromStr for Provider {
                         names.join(", ")
                     ),
                 )
-            })
+            },
+        )
     }
 }
 
@@ -250,6 +284,22 @@ impl FromStr for ClaudeMechanism {
             )
         })
     }
+}
+
+/// Which readings the projection applies (contract §3; each has an off switch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Readings {
+    /// Undeclared keys of closable objects are dropped.
+    pub(crate) close: bool,
+    /// Unions close by branch: only the first branch the value satisfies declares keys.
+    pub(crate) by_branch: bool,
+    /// Absent properties with a provably valid `default` are filled in.
+    pub(crate) fill: bool,
+}
+
+impl Readings {
+    /// Every reading on (the default options).
+    pub(crate) const ALL: Readings = Readings { close: true, by_branch: true, fill: true };
 }
 
 /// Settings for a compilation. Build with [`Options::new`] and the `with_*` methods.
@@ -400,15 +450,6 @@ impl Options {
         self
     }
 
-    /// The projection's readings these options allow.
-    pub(crate) fn readings(&self) -> crate::closure::Readings {
-        crate::closure::Readings {
-            close: self.closed_world,
-            by_branch: self.closed_world && self.union_closing,
-            fill: self.default_filling,
-        }
-    }
-
     /// Which Gemini field carries the schema (default `responseSchema`).
     #[must_use]
     pub fn with_gemini_dialect(mut self, dialect: GeminiDialect) -> Self {
@@ -431,11 +472,6 @@ impl Options {
     pub fn with_claude_mechanism(mut self, mechanism: ClaudeMechanism) -> Self {
         self.claude_mechanism = Some(mechanism);
         self
-    }
-
-    /// The Claude mechanism in effect for this provider.
-    pub(crate) fn mechanism(&self) -> ClaudeMechanism {
-        self.claude_mechanism.unwrap_or(crate::profile::profile(self.provider).claude_default)
     }
 
     /// Reversible rewrites (contract §5, default `false`): in strict modes an
@@ -513,23 +549,13 @@ impl Options {
         self.mode
     }
 
-    /// Compiles `schema` with these options.
-    ///
-    /// # Errors
-    ///
-    /// See [`compile`](crate::compile).
-    pub fn compile(&self, schema: &serde_json::Value) -> Result<crate::Emission, Error> {
-        crate::pipeline::compile(Some(schema), self)
-    }
-
-    /// Compiles without a schema: [`Mode::Json`] gives the provider's plain JSON
-    /// mode (any object), [`Mode::Text`] gives an empty fragment.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::InvalidOption`] for [`Mode::Schema`], which needs a schema.
-    pub fn compile_without_schema(&self) -> Result<crate::Emission, Error> {
-        crate::pipeline::compile(None, self)
+    /// The projection's readings these options allow.
+    pub(crate) fn readings(&self) -> Readings {
+        Readings {
+            close: self.closed_world,
+            by_branch: self.closed_world && self.union_closing,
+            fill: self.default_filling,
+        }
     }
 
     pub(crate) fn validate(&self) -> Result<(), Error> {
@@ -543,11 +569,11 @@ impl Options {
                 format!("option `name` must match [A-Za-z0-9_-]{{1,64}}, got {:?}", self.name),
             ));
         }
-        if self.max_depth > crate::preflight::MAX_DEPTH_CEILING {
+        if self.max_depth > crate::vocab::MAX_DEPTH_CEILING {
             return Err(Error::new(
                 ErrorKind::InvalidOption,
                 "",
-                format!("option `max_depth` is at most {}", crate::preflight::MAX_DEPTH_CEILING),
+                format!("option `max_depth` is at most {}", crate::vocab::MAX_DEPTH_CEILING),
             ));
         }
         Ok(())

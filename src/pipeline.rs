@@ -73,3 +73,24 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
     }
     Ok(em)
 }
+
+impl Options {
+    /// Compiles `schema` with these options.
+    ///
+    /// # Errors
+    ///
+    /// See [`compile`](crate::compile).
+    pub fn compile(&self, schema: &serde_json::Value) -> Result<crate::Emission, Error> {
+        compile(Some(schema), self)
+    }
+
+    /// Compiles without a schema: [`Mode::Json`] gives the provider's plain JSON
+    /// mode (any object), [`Mode::Text`] gives an empty fragment.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidOption`] for [`Mode::Schema`], which needs a schema.
+    pub fn compile_without_schema(&self) -> Result<crate::Emission, Error> {
+        compile(None, self)
+    }
+}

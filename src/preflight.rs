@@ -13,17 +13,13 @@
 //! and it is left to the first answer that needs the validator
 //! ([`LazyValidator`]), so compiling a schema for a request stays cheap.
 
-use crate::emission::{Action, Note};
 use crate::error::{Error, ErrorKind, Problem};
 use crate::front::{self, Documents, Work};
+use crate::note::{Action, Note};
 use crate::options::Options;
 use crate::vocab::{self, Draft};
 use serde_json::Value;
 use std::sync::Arc;
-
-/// The deepest nesting any option may allow; recursive walks stay well inside
-/// the stack with this bound.
-pub(crate) const MAX_DEPTH_CEILING: usize = 256;
 
 /// A schema that passed preflight.
 #[derive(Debug)]

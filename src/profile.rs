@@ -376,10 +376,6 @@ static COHERE: Grammar =
 #[derive(Debug)]
 pub(crate) struct Profile {
     pub(crate) provider: Provider,
-    /// CLI name.
-    pub(crate) name: &'static str,
-    /// Other accepted CLI names.
-    pub(crate) aliases: &'static [&'static str],
     /// Human name of the API.
     pub(crate) label: &'static str,
     pub(crate) dialect: Dialect,
@@ -409,8 +405,6 @@ pub(crate) struct Profile {
 static PROFILES: &[Profile] = &[
     Profile {
         provider: Provider::OpenAi,
-        name: "openai",
-        aliases: &[],
         label: "OpenAI Chat Completions",
         dialect: Dialect::OpenAiStrict,
         envelope: Envelope::ChatCompletions,
@@ -426,8 +420,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Groq,
-        name: "groq",
-        aliases: &[],
         label: "Groq (OpenAI-compatible)",
         dialect: Dialect::OpenAiStrict,
         envelope: Envelope::ChatCompletions,
@@ -445,8 +437,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Mistral,
-        name: "mistral",
-        aliases: &[],
         label: "Mistral La Plateforme",
         dialect: Dialect::OpenAiStrict,
         envelope: Envelope::ChatCompletions,
@@ -462,8 +452,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::OpenRouter,
-        name: "openrouter",
-        aliases: &[],
         label: "OpenRouter",
         dialect: Dialect::OpenAiStrict,
         envelope: Envelope::ChatCompletions,
@@ -479,8 +467,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Gemini,
-        name: "gemini",
-        aliases: &["google"],
         label: "Google Gemini API",
         dialect: Dialect::Gemini,
         envelope: Envelope::Gemini,
@@ -496,8 +482,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Ollama,
-        name: "ollama",
-        aliases: &[],
         label: "Ollama /api/chat",
         dialect: Dialect::Grammar,
         envelope: Envelope::OllamaFormat,
@@ -516,8 +500,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Claude,
-        name: "claude",
-        aliases: &["anthropic"],
         label: "Anthropic Messages API",
         dialect: Dialect::Claude,
         envelope: Envelope::Anthropic,
@@ -533,8 +515,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::AzureOpenAi,
-        name: "azure",
-        aliases: &["azure-openai"],
         label: "Azure OpenAI",
         dialect: Dialect::OpenAiStrict,
         envelope: Envelope::ChatCompletions,
@@ -550,8 +530,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::DeepSeek,
-        name: "deepseek",
-        aliases: &[],
         label: "DeepSeek",
         dialect: Dialect::OpenAiStrict,
         envelope: Envelope::ChatCompletions,
@@ -569,8 +547,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::OpenAiResponses,
-        name: "openai-responses",
-        aliases: &["responses"],
         label: "OpenAI Responses API",
         dialect: Dialect::OpenAiStrict,
         envelope: Envelope::Responses,
@@ -586,8 +562,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Xai,
-        name: "xai",
-        aliases: &["grok"],
         label: "xAI Grok",
         dialect: Dialect::Grammar,
         envelope: Envelope::ChatCompletions,
@@ -603,8 +577,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Cerebras,
-        name: "cerebras",
-        aliases: &[],
         label: "Cerebras Inference",
         dialect: Dialect::OpenAiStrict,
         envelope: Envelope::ChatCompletions,
@@ -620,8 +592,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Together,
-        name: "together",
-        aliases: &["together-ai"],
         label: "Together AI",
         dialect: Dialect::OpenAiStrict,
         envelope: Envelope::ChatCompletions,
@@ -639,8 +609,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Fireworks,
-        name: "fireworks",
-        aliases: &[],
         label: "Fireworks AI",
         dialect: Dialect::Grammar,
         envelope: Envelope::ChatCompletions,
@@ -656,8 +624,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Perplexity,
-        name: "perplexity",
-        aliases: &["sonar"],
         label: "Perplexity Sonar",
         dialect: Dialect::OpenAiStrict,
         envelope: Envelope::ChatCompletions,
@@ -676,8 +642,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Vllm,
-        name: "vllm",
-        aliases: &[],
         label: "vLLM OpenAI-compatible server",
         dialect: Dialect::Grammar,
         envelope: Envelope::ChatCompletions,
@@ -695,8 +659,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::LlamaCpp,
-        name: "llamacpp",
-        aliases: &["llama.cpp", "llama-server"],
         label: "llama.cpp server",
         dialect: Dialect::Grammar,
         envelope: Envelope::ChatCompletions,
@@ -714,8 +676,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Cohere,
-        name: "cohere",
-        aliases: &[],
         label: "Cohere v2 Chat",
         dialect: Dialect::Grammar,
         envelope: Envelope::Cohere,
@@ -734,8 +694,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Bedrock,
-        name: "bedrock",
-        aliases: &["aws-bedrock"],
         label: "AWS Bedrock Converse",
         dialect: Dialect::Claude,
         envelope: Envelope::Converse,
@@ -753,8 +711,6 @@ static PROFILES: &[Profile] = &[
     },
     Profile {
         provider: Provider::Vertex,
-        name: "vertex",
-        aliases: &["vertex-ai"],
         label: "Google Vertex AI Gemini",
         dialect: Dialect::Gemini,
         envelope: Envelope::Gemini,

@@ -9,6 +9,10 @@ use serde_json::{Map, Value};
 use std::fmt;
 use std::str::FromStr;
 
+/// The deepest nesting any option may allow; recursive walks stay well inside
+/// the stack with this bound.
+pub(crate) const MAX_DEPTH_CEILING: usize = 256;
+
 /// A JSON Schema draft: how a document is read.
 ///
 /// Chosen by the document's `$schema`; a document without one is read with

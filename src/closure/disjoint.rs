@@ -1,7 +1,7 @@
 //! Disjointness of union branches: when a `oneOf` may be read as `anyOf`.
 
 use super::{Doc, MAX_GATHERED, Src, resolve};
-use crate::lower::types::TypeSet;
+use crate::types::TypeSet;
 use crate::vocab;
 use serde_json::{Map, Value};
 use std::collections::HashSet;

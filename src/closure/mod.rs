@@ -49,21 +49,7 @@ const MAX_GATHERED: usize = 4096;
 /// the union's pointer (`…/anyOf`).
 pub(crate) type Choices = [(String, usize)];
 
-/// Which readings the projection applies (contract §3; each has an off switch).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Readings {
-    /// Undeclared keys of closable objects are dropped.
-    pub(crate) close: bool,
-    /// Unions close by branch: only the first branch the value satisfies declares keys.
-    pub(crate) by_branch: bool,
-    /// Absent properties with a provably valid `default` are filled in.
-    pub(crate) fill: bool,
-}
-
-impl Readings {
-    /// Every reading on (the default options).
-    pub(crate) const ALL: Readings = Readings { close: true, by_branch: true, fill: true };
-}
+pub(crate) use crate::options::Readings;
 
 /// A union met while gathering: its pointer, whether it is a `oneOf`, and its branches.
 #[derive(Debug, Clone)]
@@ -349,7 +335,7 @@ impl<'a> Gathered<'a> {
 /// for more filling, and a recursive schema (a default `{}` whose schema is the
 /// root) would then require an endless value: only complete defaults are filled.
 fn complete<'a>(doc: &Doc<'a>, srcs: &[Src<'a>], value: &Value, depth: usize) -> bool {
-    if depth > crate::preflight::MAX_DEPTH_CEILING {
+    if depth > crate::vocab::MAX_DEPTH_CEILING {
         return false;
     }
     match value {
@@ -412,7 +398,7 @@ impl<'d> Projector<'d, '_> {
     }
 
     fn at(&self, starts: &[Src<'d>], value: &Value, depth: usize) -> Value {
-        if depth > crate::preflight::MAX_DEPTH_CEILING || starts.is_empty() {
+        if depth > crate::vocab::MAX_DEPTH_CEILING || starts.is_empty() {
             return value.clone();
         }
         match value {

@@ -7,7 +7,7 @@
 
 use super::Src;
 use crate::analysis::Doc;
-use crate::lower::types::TypeSet;
+use crate::types::TypeSet;
 use serde_json::{Map, Value};
 
 /// Most schema nodes one proof visits (references can multiply them).

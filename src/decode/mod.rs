@@ -158,6 +158,15 @@ pub enum DecodeError {
     },
 }
 
+impl From<crate::reshape::InverseError> for DecodeError {
+    fn from(e: crate::reshape::InverseError) -> DecodeError {
+        match e {
+            crate::reshape::InverseError::NotJson { text, message } => DecodeError::NotJson { text, message },
+            crate::reshape::InverseError::RepeatedKey { pointer, key } => DecodeError::RepeatedKey { pointer, key },
+        }
+    }
+}
+
 impl DecodeError {
     /// A stable lower-case name (`no_answer`, `refusal`, `truncated`, `not_json`,
     /// `schema_violation`, `invalid_schema`…).

@@ -131,7 +131,7 @@ pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>, 
 static RULES_WRAPPED: Rules = Rules { root_unions: true, ..RULES };
 
 pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
-    let mechanism = opts.mechanism();
+    let mechanism = opts.claude_mechanism.unwrap_or(crate::profile::profile(opts.provider).claude_default);
     if mechanism != ClaudeMechanism::Tool {
         match strict_schema(doc, opts) {
             Ok((schema, exact, notes, annotated)) => {

@@ -7,7 +7,7 @@
 //! is reported as a located note.
 
 use crate::analysis::Doc;
-use crate::emission::{Action, Note};
+use crate::note::{Action, Note};
 use crate::pattern;
 use crate::pointer;
 use crate::profile::StrictRules;
@@ -498,7 +498,7 @@ struct Depth<'a, 'd> {
 impl Depth<'_, '_> {
     fn of(&mut self, schema: &Value, guard: usize) -> usize {
         let Value::Object(map) = schema else { return 0 };
-        if guard > crate::preflight::MAX_DEPTH_CEILING {
+        if guard > crate::vocab::MAX_DEPTH_CEILING {
             return 0;
         }
         if let Some(r) = map.get("$ref").and_then(Value::as_str) {

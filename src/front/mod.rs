@@ -19,8 +19,8 @@
 
 mod walk;
 
-use crate::emission::Note;
 use crate::error::{Error, ErrorKind, Problem};
+use crate::note::Note;
 use crate::vocab::{self, Draft};
 use serde_json::Value;
 use std::borrow::Cow;

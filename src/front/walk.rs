@@ -2,8 +2,8 @@
 //! `referencing` registry, and the per-draft rewrites, node by node.
 
 use super::{Documents, Origin, Work, unresolved};
-use crate::emission::{Action, Note};
 use crate::error::{Error, ErrorKind, Problem};
+use crate::note::{Action, Note};
 use crate::pointer;
 use crate::vocab::{self, Draft, Slot};
 use referencing::{Registry, Resolver, ResourceRef, Retrieve, Uri};
@@ -280,8 +280,7 @@ impl<'r> Walker<'r> {
                 }
                 "type" if draft == Draft::Draft4 => {
                     out.insert(kw.to_owned(), value.clone());
-                    let integers =
-                        crate::lower::types::TypeSet::from_keyword(value).is_some_and(|t| t.integer && !t.number);
+                    let integers = crate::types::TypeSet::from_keyword(value).is_some_and(|t| t.integer && !t.number);
                     if integers {
                         push_assert(&mut out, "integer");
                     }
@@ -541,7 +540,7 @@ fn find_address(v: &Value, addr: usize, at: String, depth: usize) -> Option<Stri
     if address(v) == addr {
         return Some(at);
     }
-    if depth > crate::preflight::MAX_DEPTH_CEILING {
+    if depth > crate::vocab::MAX_DEPTH_CEILING {
         return None;
     }
     match v {

@@ -4,7 +4,7 @@ use super::facts::{Bound, Facts, conjoin};
 use super::types::TypeSet;
 use super::{Fail, Literals, Lowerer, MAX_BRANCHES, PatternRule};
 use crate::closure::{self, Gathered, Src};
-use crate::emission::Action;
+use crate::note::Action;
 use crate::pattern;
 use serde_json::{Map, Number, Value};
 use std::collections::HashSet;

@@ -3,7 +3,7 @@
 use super::types::TypeSet;
 use super::{Fail, Lowerer};
 use crate::closure::{self, Src};
-use crate::emission::Action;
+use crate::note::Action;
 use crate::pointer;
 use crate::vocab;
 use serde_json::{Map, Number, Value};

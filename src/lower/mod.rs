@@ -11,11 +11,11 @@
 
 mod build;
 mod facts;
-pub(crate) mod types;
+pub(crate) use crate::types;
 
 use crate::analysis::Doc;
 use crate::closure::Src;
-use crate::emission::{Action, Note};
+use crate::note::{Action, Note};
 use serde_json::{Map, Value};
 
 /// Which literals an `enum` of the dialect may hold.

@@ -1,9 +1,18 @@
 //! The inverse of the reshape: what `decode` applies before validating.
 
 use super::{Accepts, Cx, NULLABLE, OR_NULL, PRESENT, WRAPPED, has_markers};
-use crate::decode::DecodeError;
 use crate::lower::{JSON_TEXT, PAIRS};
 use serde_json::{Map, Value};
+
+/// Why an answer as sent has no inverse; `decode` reports each as its own
+/// `DecodeError` (this layer sits below decode and does not know it).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum InverseError {
+    /// A string that carries a value as JSON text does not parse.
+    NotJson { text: String, message: String },
+    /// A map's `{"key", "value"}` pairs repeat a key.
+    RepeatedKey { pointer: String, key: String },
+}
 
 /// The inverse, applied by `decode` before validating: unwrap, rebuild maps,
 /// parse JSON texts, drop the `null`s that mean absent.
@@ -11,7 +20,7 @@ use serde_json::{Map, Value};
 /// # Errors
 ///
 /// A repeated key in a map's pairs, or a JSON text that does not parse.
-pub(crate) fn inverse(y: Value, ann: &Value, accepts: Accepts<'_>) -> Result<Value, DecodeError> {
+pub(crate) fn inverse(y: Value, ann: &Value, accepts: Accepts<'_>) -> Result<Value, InverseError> {
     let cx = Cx { root: ann, accepts };
     if ann.get(WRAPPED) == Some(&Value::Bool(true)) {
         return match y {
@@ -25,14 +34,14 @@ pub(crate) fn inverse(y: Value, ann: &Value, accepts: Accepts<'_>) -> Result<Val
     undo(y, ann, "", "", &cx, 0)
 }
 
-fn undo(y: Value, node: &Value, at: &str, here: &str, cx: &Cx<'_, '_>, depth: usize) -> Result<Value, DecodeError> {
-    if depth > crate::preflight::MAX_DEPTH_CEILING {
+fn undo(y: Value, node: &Value, at: &str, here: &str, cx: &Cx<'_, '_>, depth: usize) -> Result<Value, InverseError> {
+    if depth > crate::vocab::MAX_DEPTH_CEILING {
         return Ok(y);
     }
     let (node, at) = cx.follow(node, at);
     if node.get(JSON_TEXT).is_some() {
         return match y {
-            Value::String(text) => serde_json::from_str(&text).map_err(|e| DecodeError::NotJson {
+            Value::String(text) => serde_json::from_str(&text).map_err(|e| InverseError::NotJson {
                 message: format!("at {}: the string that carries this value is not JSON: {e}", shown(here)),
                 text,
             }),
@@ -48,7 +57,7 @@ fn undo(y: Value, node: &Value, at: &str, here: &str, cx: &Cx<'_, '_>, depth: us
             let Value::Object(mut pair) = item else { continue };
             let (Some(Value::String(key)), Some(v)) = (pair.remove("key"), pair.remove("value")) else { continue };
             if out.contains_key(&key) {
-                return Err(DecodeError::RepeatedKey { pointer: crate::pointer::push_index(here, i), key });
+                return Err(InverseError::RepeatedKey { pointer: crate::pointer::push_index(here, i), key });
             }
             let here_k = crate::pointer::push(here, &key);
             let v = undo(v, value_node, &value_at, &here_k, cx, depth + 1)?;
@@ -158,7 +167,7 @@ fn pointer_of(v: &Value, node: &Value, at: String, depth: usize) -> Option<Strin
     if std::ptr::eq(v, node) {
         return Some(at);
     }
-    if depth > crate::preflight::MAX_DEPTH_CEILING {
+    if depth > crate::vocab::MAX_DEPTH_CEILING {
         return None;
     }
     match v {

@@ -19,15 +19,15 @@
 //! References in the annotated schema (`#/$defs/…`) are followed, so recursion
 //! stays expressible while reshaping.
 
-use crate::emission::{Action, Note};
 use crate::lower::{AT, JSON_TEXT, PAIRS};
+use crate::note::{Action, Note};
 use serde_json::{Map, Value, json};
 
 mod inverse;
 pub(crate) mod read;
 
+pub(crate) use inverse::{InverseError, inverse, undo_at};
 use inverse::{element, refers};
-pub(crate) use inverse::{inverse, undo_at};
 
 /// Marks an object whose listed properties were made required and nullable.
 const NULLABLE: &str = "$schemacast:nullable";
@@ -54,29 +54,10 @@ pub(crate) fn optionals(ann: &mut Value, notes: &mut Vec<Note>) {
 
 fn rewrite_optionals(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, depth: usize) {
     let Value::Object(m) = v else { return };
-    if depth > crate::preflight::MAX_DEPTH_CEILING || m.contains_key(JSON_TEXT) {
+    if depth > crate::vocab::MAX_DEPTH_CEILING || m.contains_key(JSON_TEXT) {
         return;
     }
-    for (k, sub) in m.iter_mut() {
-        match (k.as_str(), sub) {
-            ("properties" | "$defs", Value::Object(p)) => {
-                for (name, s) in p.iter_mut() {
-                    let here = crate::pointer::push(&crate::pointer::push(at, k), name);
-                    rewrite_optionals(s, root, &here, notes, depth + 1);
-                }
-            }
-            ("items" | "additionalProperties", s) => {
-                rewrite_optionals(s, root, &crate::pointer::push(at, k), notes, depth + 1);
-            }
-            ("anyOf" | "prefixItems", Value::Array(a)) => {
-                for (i, s) in a.iter_mut().enumerate() {
-                    let here = crate::pointer::push_index(&crate::pointer::push(at, k), i);
-                    rewrite_optionals(s, root, &here, notes, depth + 1);
-                }
-            }
-            _ => {}
-        }
-    }
+    sent_children_mut(m, at, |s, here| rewrite_optionals(s, root, &here, notes, depth + 1));
     let required: Vec<String> = match m.get("required") {
         Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
         _ => Vec::new(),
@@ -236,7 +217,7 @@ pub(crate) fn disambiguate(ann: &mut Value, notes: &mut Vec<Note>) -> bool {
 
 fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed: &mut bool, depth: usize) {
     let Value::Object(m) = v else { return };
-    if depth > crate::preflight::MAX_DEPTH_CEILING {
+    if depth > crate::vocab::MAX_DEPTH_CEILING {
         return;
     }
     let ambiguous = match m.get("anyOf") {
@@ -267,21 +248,23 @@ fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed:
         ));
         return;
     }
+    sent_children_mut(m, at, |s, here| settle(s, root, &here, notes, changed, depth + 1));
+}
+
+/// Calls `f` with every sub-schema of a sent (lowered) schema node and its
+/// pointer: the only places a lowered schema holds sub-schemas.
+fn sent_children_mut(m: &mut Map<String, Value>, at: &str, mut f: impl FnMut(&mut Value, String)) {
     for (k, sub) in m.iter_mut() {
         match (k.as_str(), sub) {
             ("properties" | "$defs", Value::Object(p)) => {
                 for (name, s) in p.iter_mut() {
-                    let here = crate::pointer::push(&crate::pointer::push(at, k), name);
-                    settle(s, root, &here, notes, changed, depth + 1);
+                    f(s, crate::pointer::push(&crate::pointer::push(at, k), name));
                 }
             }
-            ("items" | "additionalProperties", s) => {
-                settle(s, root, &crate::pointer::push(at, k), notes, changed, depth + 1)
-            }
+            ("items" | "additionalProperties", s) => f(s, crate::pointer::push(at, k)),
             ("anyOf" | "prefixItems", Value::Array(a)) => {
                 for (i, s) in a.iter_mut().enumerate() {
-                    let here = crate::pointer::push_index(&crate::pointer::push(at, k), i);
-                    settle(s, root, &here, notes, changed, depth + 1);
+                    f(s, crate::pointer::push_index(&crate::pointer::push(at, k), i));
                 }
             }
             _ => {}
@@ -313,53 +296,11 @@ fn marked(v: &Value, root: &Value, seen: &mut Vec<String>) -> bool {
     }
 }
 
-/// The JSON types a sent node may hold (`None`: any).
-fn sent_types(v: &Value, root: &Value, depth: usize) -> Option<crate::lower::types::TypeSet> {
-    use crate::lower::types::TypeSet;
-    let Value::Object(m) = v else { return None };
-    if depth > 64 {
-        return None;
-    }
-    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
-        return crate::pointer::resolve_fragment(root, r).and_then(|(t, _)| sent_types(t, root, depth + 1));
-    }
-    if let Some(Value::Array(bs)) = m.get("anyOf") {
-        return bs.iter().try_fold(TypeSet::NONE, |acc, b| sent_types(b, root, depth + 1).map(|t| acc.union(t)));
-    }
-    m.get("type").and_then(TypeSet::from_keyword)
-}
-
-/// Whether no value satisfies both sent nodes: disjoint types, or a key both
-/// require with disjoint literals.
+/// Whether no value satisfies both sent nodes (the projection's own proof,
+/// over the annotated schema: disjoint types, or a discriminating key).
 fn sent_disjoint(a: &Value, b: &Value, root: &Value) -> bool {
-    if let (Some(x), Some(y)) = (sent_types(a, root, 0), sent_types(b, root, 0))
-        && x.intersect(y).is_empty()
-    {
-        return true;
-    }
-    let follow = |v: &Value| -> Value {
-        match v.get("$ref").and_then(Value::as_str).and_then(|r| crate::pointer::resolve_fragment(root, r)) {
-            Some((t, _)) => t.clone(),
-            None => v.clone(),
-        }
-    };
-    let (a, b) = (follow(a), follow(b));
-    let literals = |n: &Value, k: &str| -> Option<Vec<Value>> {
-        let required = n.get("required")?.as_array()?.iter().any(|r| r == k);
-        let p = follow(n.get("properties")?.get(k)?);
-        let lits = match (p.get("const"), p.get("enum")) {
-            (Some(c), _) => vec![c.clone()],
-            (None, Some(Value::Array(e))) => e.clone(),
-            _ => return None,
-        };
-        required.then_some(lits)
-    };
-    let keys: Vec<String> =
-        a.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default();
-    keys.iter().any(|k| match (literals(&a, k), literals(&b, k)) {
-        (Some(x), Some(y)) => x.iter().all(|l| !crate::literal::contains(&y, l)),
-        _ => false,
-    })
+    // The two pointers only label the starting nodes for the proof's bookkeeping.
+    crate::closure::disjoint(&crate::analysis::Doc { root }, &[(a, "/0".to_owned()), (b, "/1".to_owned())])
 }
 
 /// Whether `v` holds a reshape marker anywhere (references not followed).
@@ -417,7 +358,7 @@ pub(crate) fn forward(x: &Value, ann: &Value, accepts: Accepts<'_>) -> Option<Va
 }
 
 fn fill(x: &Value, node: &Value, at: &str, cx: &Cx<'_, '_>, depth: usize) -> Option<Value> {
-    if depth > crate::preflight::MAX_DEPTH_CEILING {
+    if depth > crate::vocab::MAX_DEPTH_CEILING {
         return Some(x.clone());
     }
     let (node, at) = cx.follow(node, at);

@@ -399,7 +399,7 @@ impl<'e> StreamDecoder<'e> {
 
 fn inverse(em: &Emission, value: Value) -> Result<Value, DecodeError> {
     match &em.reshape {
-        Some(ann) => crate::reshape::inverse(value, ann, &|at: &str, y: &Value| em.sent_accepts(at, y)),
+        Some(ann) => Ok(crate::reshape::inverse(value, ann, &|at: &str, y: &Value| em.sent_accepts(at, y))?),
         None => Ok(value),
     }
 }
