@@ -2,6 +2,7 @@
 
 use super::{Args, Io};
 use serde_json::Value;
+use std::io::Write;
 
 fn read_json(io: &mut Io<'_>, path: &str, what: &str) -> Result<Value, i32> {
     let text = io.read_input(path).map_err(|e| {
@@ -73,32 +74,44 @@ pub(crate) fn decode(args: &Args, io: &mut Io<'_>) -> i32 {
 /// `decode --stream`: one line per event that changed the answer so far (the
 /// partial value, compact), an early error on stderr once, then the answer.
 fn stream(emission: &schemacast::Emission, args: &Args, io: &mut Io<'_>) -> i32 {
-    let transcript = match io.read_input(args.input.as_deref().unwrap_or("-")) {
-        Ok(t) => t,
-        Err(e) => {
-            io.eprint(&format!("error: {e}"));
-            return 2;
-        }
+    let path = args.input.as_deref().unwrap_or("-");
+    // Read as it arrives (a live pipe shows partials and early errors as soon
+    // as they are known): standard input in chunks, a file likewise.
+    let mut file;
+    let Io { stdin, out, err, .. } = io;
+    let source: &mut dyn std::io::Read = if path == "-" {
+        &mut **stdin
+    } else {
+        file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                let _ = writeln!(err, "error: cannot read {path}: {e}");
+                return 2;
+            }
+        };
+        &mut file
     };
     let mut split = schemacast::EventSplitter::new();
-    let mut events = split.feed(transcript.as_bytes());
-    events.extend(split.finish());
     let mut decoder = emission.stream();
     let mut last = String::new();
     let mut told = false;
-    for event in &events {
-        let partial = decoder.push_event(event);
-        if let Some(v) = partial.value() {
-            let line = v.to_string();
-            if line != last {
-                io.print(&line);
-                last = line;
+    let mut buf = vec![0u8; 8192];
+    loop {
+        let n = match source.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                let _ = writeln!(err, "error: cannot read {path}: {e}");
+                return 2;
             }
+        };
+        for event in split.feed(&buf[..n]) {
+            show(&mut decoder, &event, &mut last, &mut told, (&mut **out, &mut **err));
         }
-        if let Some(e) = partial.error().filter(|_| !told) {
-            told = true;
-            io.eprint(&format!("early error: {}: {e}", e.kind()));
-        }
+    }
+    for event in split.finish() {
+        show(&mut decoder, &event, &mut last, &mut told, (&mut **out, &mut **err));
     }
     match decoder.finish() {
         Ok(answer) => {
@@ -110,6 +123,30 @@ fn stream(emission: &schemacast::Emission, args: &Args, io: &mut Io<'_>) -> i32 
             report(io, &e);
             1
         }
+    }
+}
+
+/// Pushes one event; prints the answer so far when it changed, and the first
+/// early error.
+fn show(
+    decoder: &mut schemacast::StreamDecoder<'_>,
+    event: &schemacast::StreamEvent,
+    last: &mut String,
+    told: &mut bool,
+    (out, err): (&mut dyn Write, &mut dyn Write),
+) {
+    let partial = decoder.push_event(event);
+    if let Some(v) = partial.value() {
+        let line = v.to_string();
+        if line != *last {
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+            *last = line;
+        }
+    }
+    if let Some(e) = partial.error().filter(|_| !*told) {
+        *told = true;
+        let _ = writeln!(err, "early error: {}: {e}", e.kind());
     }
 }
 

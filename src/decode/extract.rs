@@ -133,8 +133,12 @@ fn dig<'a>(body: &'a Value, path: &[&str]) -> Option<&'a Value> {
 }
 
 fn error_message(body: &Value) -> Option<String> {
-    let e = body.get("error")?;
-    Some(e.get("message").and_then(Value::as_str).map_or_else(|| e.to_string(), str::to_owned))
+    body.get("error").map(error_text)
+}
+
+/// An error payload in words: its `message`, else the payload itself.
+pub(crate) fn error_text(e: &Value) -> String {
+    e.get("message").and_then(Value::as_str).map_or_else(|| e.to_string(), str::to_owned)
 }
 
 fn openai(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {

@@ -2,6 +2,7 @@
 //! it, and validate it against the caller's schema (authoritative). Pure
 //! functions, no I/O.
 
+mod answer;
 mod body;
 mod extract;
 mod json;
@@ -9,11 +10,10 @@ mod json;
 pub(crate) use body::response_body;
 #[cfg(any(test, feature = "laws"))]
 pub(crate) use body::text_body;
-pub(crate) use extract::{Raw, extract};
+pub(crate) use extract::{Raw, error_text, extract};
 pub(crate) use json::{parse as parse_json, repeated};
 
 use crate::error::Error;
-use crate::profile::Envelope;
 use serde_json::Value;
 use std::fmt;
 
@@ -227,26 +227,6 @@ pub(crate) fn violations(validator: &jsonschema::Validator, value: &Value) -> Ve
         .collect();
     out.sort_by(|a, b| a.pointer.cmp(&b.pointer).then_with(|| a.schema_pointer.cmp(&b.schema_pointer)));
     out
-}
-
-/// The whole decode: extract, unwrap, parse, undo the reshape, validate.
-pub(crate) fn decode(
-    envelope: Envelope,
-    tool: Option<&str>,
-    validator: Option<&jsonschema::Validator>,
-    reshape: Option<(&Value, crate::reshape::Accepts<'_>)>,
-    body: &Value,
-) -> Result<Answer, DecodeError> {
-    let (raw, finish) = extract(envelope, tool, body)?;
-    let value = match raw {
-        Raw::Value(v) => v,
-        Raw::Text(t) => parse_text(&t)?,
-    };
-    let value = match reshape {
-        Some((ann, accepts)) => crate::reshape::inverse(value, ann, accepts)?,
-        None => value,
-    };
-    validated(value, finish, validator)
 }
 
 /// The answer text's JSON value: a leading `<think>` block and one wrapping

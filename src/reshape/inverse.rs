@@ -1,6 +1,6 @@
 //! The inverse of the reshape: what `decode` applies before validating.
 
-use super::{Accepts, Cx, NULLABLE, OR_NULL, PRESENT, WRAPPED, has_markers};
+use super::{Accepts, Cx, NULLABLE, OR_NULL, PRESENT, has_markers};
 use crate::lower::{JSON_TEXT, PAIRS};
 use serde_json::{Map, Value};
 
@@ -22,7 +22,7 @@ pub(crate) enum InverseError {
 /// A repeated key in a map's pairs, or a JSON text that does not parse.
 pub(crate) fn inverse(y: Value, ann: &Value, accepts: Accepts<'_>) -> Result<Value, InverseError> {
     let cx = Cx { root: ann, accepts };
-    if ann.get(WRAPPED) == Some(&Value::Bool(true)) {
+    if super::read::is_wrapped(ann) {
         return match y {
             Value::Object(mut m) if m.contains_key("value") => {
                 let inner = ann.pointer("/properties/value").unwrap_or(&Value::Null);

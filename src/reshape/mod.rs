@@ -350,7 +350,7 @@ impl<'a> Cx<'a, '_> {
 /// no branch of a union fits.
 pub(crate) fn forward(x: &Value, ann: &Value, accepts: Accepts<'_>) -> Option<Value> {
     let cx = Cx { root: ann, accepts };
-    if ann.get(WRAPPED) == Some(&Value::Bool(true)) {
+    if read::is_wrapped(ann) {
         let inner = ann.pointer("/properties/value")?;
         return Some(json!({"value": fill(x, inner, "/properties/value", &cx, 0)?}));
     }

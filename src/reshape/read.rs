@@ -1,7 +1,8 @@
 //! Reading the annotation one place at a time, as a streamed answer arrives:
 //! the stream decoder applies the inverse where it is already decidable.
 
-use super::{NULLABLE, OR_NULL, PRESENT, WRAPPED, has_markers};
+pub(crate) use super::has_markers;
+use super::{NULLABLE, OR_NULL, PRESENT, WRAPPED};
 use crate::lower::{JSON_TEXT, PAIRS};
 use serde_json::Value;
 
@@ -35,7 +36,7 @@ pub(crate) fn member<'a>(ann: &'a Value, key: &str) -> Option<&'a Value> {
 
 /// The annotation of element `i` of an array annotated by `ann`.
 pub(crate) fn element(ann: &Value, i: usize) -> Option<&Value> {
-    ann.get("prefixItems").and_then(|p| p.get(i)).or_else(|| ann.get("items"))
+    super::element(ann, "", i).map(|(node, _)| node)
 }
 
 /// Whether member `key` is dropped when it comes back `null`.
@@ -51,9 +52,4 @@ pub(crate) fn or_null(ann: &Value) -> Option<&Value> {
 /// A union whose branch the inverse chooses by validating the whole value.
 pub(crate) fn is_union(ann: &Value) -> bool {
     ann.get(OR_NULL).is_none() && matches!(ann.get("anyOf"), Some(Value::Array(_)))
-}
-
-/// Whether the inverse can change anything below `ann` (a marker sits there).
-pub(crate) fn markers_below(ann: &Value) -> bool {
-    has_markers(ann)
 }

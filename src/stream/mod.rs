@@ -218,8 +218,6 @@ impl Emission {
     #[must_use]
     pub fn stream(&self) -> StreamDecoder<'_> {
         let envelope = crate::profile::profile(self.provider).envelope;
-        // The source schema, in the front end's working form (as compiling read it).
-        let shapes = self.work.as_ref().or(self.source.as_ref()).map(shape::Shapes::new);
         StreamDecoder {
             emission: self,
             envelope,
@@ -229,7 +227,7 @@ impl Emission {
             tool: String::new(),
             front: Front::new(),
             reader: Reader::new(),
-            tree: Tree::new(shapes, self.reshape.as_ref(), self),
+            tree: Tree::new(self),
             tool_tail: false,
             early: None,
         }
@@ -242,10 +240,7 @@ impl Emission {
     /// decode to `answer`.
     #[must_use]
     pub fn events_for(&self, answer: &Value, piece_len: usize) -> Vec<Value> {
-        let accepts = |at: &str, y: &Value| self.sent_accepts(at, y);
-        let sent = self.reshape.as_ref().and_then(|ann| crate::reshape::forward(answer, ann, &accepts));
-        let text = sent.as_ref().unwrap_or(answer).to_string();
-        self.events_of(&write::cut(&text, piece_len))
+        self.events_of(&write::cut(&self.sent(answer).to_string(), piece_len))
     }
 
     /// The events of a stream whose answer arrives in `pieces`.
@@ -306,7 +301,10 @@ impl<'e> StreamDecoder<'e> {
                     tool.push_str(t);
                     if channel == Channel::Tool {
                         let used = reader.feed(t, tree);
-                        *tail |= !t.as_bytes()[used..].iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+                        // Text after a complete value; a reader that stopped unsure
+                        // (a failure serde_json decides) says nothing about the rest.
+                        *tail |= reader.is_done()
+                            && !t.as_bytes()[used..].iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
                     }
                 }
             },
@@ -320,10 +318,9 @@ impl<'e> StreamDecoder<'e> {
     /// What already rules out a valid answer, if anything.
     fn certain_failure(&self) -> Option<EarlyError> {
         if let Some(e) = &self.acc.error {
-            let message = e.get("message").and_then(Value::as_str).map_or_else(|| e.to_string(), str::to_owned);
-            return Some(EarlyError::NoAnswer(message));
+            return Some(EarlyError::NoAnswer(decode::error_text(e)));
         }
-        if let Some(why) = read::refused(self.envelope, &self.acc) {
+        if let Some(why) = read::refused(self.envelope, &self.acc, &self.text) {
             return Some(EarlyError::Refusal(why));
         }
         if let Some((pointer, message)) = &self.tree.violation {
@@ -386,20 +383,17 @@ impl<'e> StreamDecoder<'e> {
         let value = match raw {
             // Read once already, rewrites undone in place.
             _ if whole => self.tree.into_value().unwrap_or(Value::Null),
-            Raw::Text(t) => inverse(em, decode::parse_text(&t)?)?,
+            Raw::Text(t) => em.undo(decode::parse_text(&t)?)?,
+            // A tool block whose input never came in deltas: the block's own
+            // `input` (Anthropic opens every tool block with `{}`), as `decode`
+            // of the whole message reads it.
+            Raw::Value(start) if self.tool.trim().is_empty() && !start.is_null() => em.undo(start)?,
             Raw::Value(_) => {
                 let v = decode::parse_json(&self.tool)
                     .map_err(|e| DecodeError::NotJson { text: self.tool.clone(), message: e.to_string() })?;
-                inverse(em, v)?
+                em.undo(v)?
             }
         };
         decode::validated(value, finish, validator)
-    }
-}
-
-fn inverse(em: &Emission, value: Value) -> Result<Value, DecodeError> {
-    match &em.reshape {
-        Some(ann) => Ok(crate::reshape::inverse(value, ann, &|at: &str, y: &Value| em.sent_accepts(at, y))?),
-        None => Ok(value),
     }
 }

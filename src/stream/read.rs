@@ -58,6 +58,9 @@ pub(crate) struct Acc {
     incomplete: Option<Value>,
     /// Content blocks by index (Anthropic, Converse).
     blocks: HashMap<u64, Block>,
+    /// The forced tool block's `input` as its start event gives it (Anthropic
+    /// sends `{}` there, then the input in deltas, which may be none at all).
+    tool_start: Option<Value>,
 }
 
 /// `v[key]`. Events are small objects, and scanning their few members beats
@@ -95,8 +98,7 @@ impl Acc {
     }
 
     fn block(&self, index: Option<u64>) -> Option<Block> {
-        let index = index?;
-        self.blocks.get(&index).copied()
+        self.blocks.get(&index.unwrap_or(u64::MAX)).copied()
     }
 
     fn open_block(&mut self, index: Option<u64>, block: Block) {
@@ -178,6 +180,9 @@ fn responses<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>
             let r = acc.refusal.get_or_insert_with(String::new);
             if kind.ends_with("delta") {
                 r.push_str(at(event, "delta").and_then(s).unwrap_or_default());
+            } else if let Some(whole) = at(event, "refusal").and_then(s) {
+                // `done` carries the whole refusal (also when no delta came).
+                whole.clone_into(r);
             }
         }
         "error" => acc.set_error(event),
@@ -277,7 +282,11 @@ fn anthropic<'v>(acc: &mut Acc, tool: Option<&str>, event: &'v Value, out: &mut 
                 }
                 _ => Block::Other,
             };
+            let first_tool = block == Block::Tool && !acc.tool;
             acc.open_block(index, block);
+            if first_tool {
+                acc.tool_start = event.pointer("/content_block/input").cloned();
+            }
         }
         Some("content_block_delta") => {
             let Some(delta) = at(event, "delta") else { return };
@@ -367,13 +376,14 @@ fn converse<'v>(
 }
 
 /// The refusal `decode` will report, once it is certain.
-pub(crate) fn refused(envelope: Envelope, acc: &Acc) -> Option<String> {
+/// (The words are those `decode` gives for the whole response: Anthropic's
+/// refusal is the text so far.)
+pub(crate) fn refused(envelope: Envelope, acc: &Acc, text: &str) -> Option<String> {
     match envelope {
         Envelope::ChatCompletions => acc.refusal.clone().filter(|r| !r.is_empty()),
         Envelope::Responses => acc.refusal.clone().map(|r| if r.is_empty() { "a refusal part".to_owned() } else { r }),
-        Envelope::Anthropic => {
-            (acc.finish.as_ref().and_then(Value::as_str) == Some("refusal")).then(|| "stop_reason `refusal`".to_owned())
-        }
+        Envelope::Anthropic => (acc.finish.as_ref().and_then(Value::as_str) == Some("refusal"))
+            .then(|| if text.is_empty() { "stop_reason `refusal`".to_owned() } else { text.to_owned() }),
         _ => None,
     }
 }
@@ -382,7 +392,7 @@ pub(crate) fn refused(envelope: Envelope, acc: &Acc) -> Option<String> {
 /// `null`: the stream decoder reads the tool's input from its text.
 pub(crate) fn assemble(envelope: Envelope, tool: Option<&str>, acc: Acc, text: String) -> Value {
     let has_tool = acc.tool;
-    let Acc { refusal, finish, error, started, feedback, status, incomplete, .. } = acc;
+    let Acc { refusal, finish, error, started, feedback, status, incomplete, tool_start, .. } = acc;
     let finish = finish.unwrap_or(Value::Null);
     match envelope {
         Envelope::ChatCompletions => match error {
@@ -426,7 +436,7 @@ pub(crate) fn assemble(envelope: Envelope, tool: Option<&str>, acc: Acc, text: S
             None => {
                 let mut content = vec![json!({"type": "text", "text": text})];
                 if let Some(name) = tool.filter(|_| has_tool) {
-                    content.push(json!({"type": "tool_use", "name": name, "input": null}));
+                    content.push(json!({"type": "tool_use", "name": name, "input": tool_start}));
                 }
                 json!({"type": "message", "content": content, "stop_reason": finish})
             }

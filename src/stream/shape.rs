@@ -15,6 +15,7 @@
 
 use super::json::Kind;
 use crate::analysis::Doc;
+use crate::types::TypeSet;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -73,32 +74,32 @@ fn bit(kind: Kind) -> u8 {
 const ALL: u8 = 0b11_1111;
 const KINDS: [Kind; 6] = [Kind::Null, Kind::Bool, Kind::Number, Kind::String, Kind::Array, Kind::Object];
 
-fn kinds_of_type(t: &Value) -> u8 {
-    let one = |s: &str| match s {
-        "null" => bit(Kind::Null),
-        "boolean" => bit(Kind::Bool),
-        "number" | "integer" => bit(Kind::Number),
-        "string" => bit(Kind::String),
-        "array" => bit(Kind::Array),
-        "object" => bit(Kind::Object),
-        _ => 0,
-    };
-    match t {
-        Value::String(s) => one(s),
-        Value::Array(ts) => ts.iter().filter_map(Value::as_str).map(one).fold(0, |a, b| a | b),
-        _ => ALL,
+/// The stream reader's kinds a set of JSON Schema types allows (`integer`
+/// reads as a number: the reader does not tell them apart).
+fn bits(t: TypeSet) -> u8 {
+    let mut k = 0;
+    for (on, kind) in [
+        (t.null, Kind::Null),
+        (t.boolean, Kind::Bool),
+        (t.integer || t.number, Kind::Number),
+        (t.string, Kind::String),
+        (t.array, Kind::Array),
+        (t.object, Kind::Object),
+    ] {
+        if on {
+            k |= bit(kind);
+        }
     }
+    k
+}
+
+/// The kinds a `type` keyword allows (an unreadable one says nothing).
+fn kinds_of_type(t: &Value) -> u8 {
+    TypeSet::from_keyword(t).map_or(ALL, bits)
 }
 
 fn kind_of(v: &Value) -> u8 {
-    bit(match v {
-        Value::Null => Kind::Null,
-        Value::Bool(_) => Kind::Bool,
-        Value::Number(_) => Kind::Number,
-        Value::String(_) => Kind::String,
-        Value::Array(_) => Kind::Array,
-        Value::Object(_) => Kind::Object,
-    })
+    bits(TypeSet::of_value(v))
 }
 
 /// Keeps what both restrictions allow (`None`: no restriction).

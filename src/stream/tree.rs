@@ -123,15 +123,13 @@ fn descend(mut v: &mut Value, steps: usize) -> Option<&mut Value> {
 }
 
 impl<'e> Tree<'e> {
-    pub(crate) fn new(
-        shapes: Option<Shapes<'e>>,
-        reshape: Option<&'e Value>,
-        emission: &'e crate::Emission,
-    ) -> Tree<'e> {
+    pub(crate) fn new(emission: &'e crate::Emission) -> Tree<'e> {
+        let reshape = emission.reshape.as_ref();
         let whole = reshape.is_some_and(ann::needs_whole);
-        // The caller's schema says nothing place by place about an answer sent
-        // as pairs or JSON text.
-        let mut shapes = shapes.filter(|_| !whole);
+        // The source schema, in the front end's working form (as compiling read
+        // it); it says nothing place by place about an answer sent as pairs or
+        // JSON text.
+        let mut shapes = emission.work.as_ref().or(emission.source.as_ref()).map(Shapes::new).filter(|_| !whole);
         let root_shape = shapes.as_mut().and_then(Shapes::root);
         Tree {
             root: None,
@@ -237,7 +235,7 @@ impl<'e> Tree<'e> {
     }
 
     fn has_markers(&mut self, a: &Value) -> bool {
-        *self.markers.entry(std::ptr::from_ref(a) as usize).or_insert_with(|| ann::markers_below(a))
+        *self.markers.entry(std::ptr::from_ref(a) as usize).or_insert_with(|| ann::has_markers(a))
     }
 
     /// What is known about a value of `kind` starting in the current place.
@@ -518,11 +516,15 @@ impl Sink for Tree<'_> {
             let emission = self.emission;
             let accepts = |at: &str, y: &Value| emission.sent_accepts(at, y);
             let v = match self.root_ann {
-                Some(root) if self.whole => {
-                    self.whole_done = true;
-                    let raw = a.value.clone();
-                    reshape::inverse(a.value, root, &accepts).unwrap_or(raw)
-                }
+                Some(_) if self.whole => match emission.undo(a.value) {
+                    Ok(v) => {
+                        self.whole_done = true;
+                        v
+                    }
+                    // No inverse (a repeated key, a JSON text that does not
+                    // parse): no answer to show; `finish` reports the error.
+                    Err(_) => return,
+                },
                 Some(root) => reshape::undo_at(a.value, a.ann, root, &accepts),
                 None => a.value,
             };

@@ -25,6 +25,7 @@ fn ok_events_for_decode_like_the_whole_response() {
         for len in [1, 2, 3, 7, 100] {
             let (partials, got) = run(&em, &em.events_for(&x, len));
             let want = em.decode(&em.response_for(&x));
+            assert!(want.is_ok(), "{opts:?}: the answer is valid: {want:?}");
             assert_eq!(got, want, "{opts:?} len {len}: {partials:?}");
         }
     }
@@ -186,7 +187,7 @@ proptest! {
     /// its text into events: the stream ends exactly as `decode` of the whole
     /// response, partial values are prefix-completions, completed parts are final.
     #[test]
-    fn prop_stream_equals_decode(schema in strategies::schema(), xs in prop::collection::vec(strategies::instance(), 4),
+    fn prop_stream_equals_decode(schema in prop_oneof![3 => strategies::schema(), 1 => strategies::legacy_schema()], xs in prop::collection::vec(strategies::instance(), 4),
                                  seed in 1u64.., cuts in cuts(), how in any::<u8>()) {
         let mut seed = seed;
         let mut xs = xs;
@@ -195,7 +196,7 @@ proptest! {
             let Ok(em) = opts.compile(&schema) else { continue };
             let Ok(Some(validator)) = em.local_validator() else { continue };
             for x in xs.iter().filter(|x| validator.is_valid(x)) {
-                let sent = em.reshape.as_ref().and_then(|a| crate::reshape::forward(x, a, &|at: &str, y: &Value| em.sent_accepts(at, y))).unwrap_or_else(|| x.clone());
+                let sent = em.sent(x);
                 let compact = sent.to_string();
                 let pretty = serde_json::to_string_pretty(&sent).unwrap_or_default();
                 let text = if em.tool.is_some() { compact.clone() } else { dressed(&compact, &pretty, how) };
@@ -323,8 +324,28 @@ fn ok_maps_and_json_texts_are_undone_on_the_whole_answer() {
     every_cut(&em, &sent);
     // A repeated key in the pairs fails as `decode` fails.
     let repeated = sent.replacen("\"b\"", "\"a\"", 1);
-    let (_, got) = run(&em, &em.events_of(&[repeated.as_str()]));
+    let (partials, got) = run(&em, &em.events_of(&[repeated.as_str()]));
     assert_eq!(got.map_err(|e| e.kind()), Err("repeated_key"));
+    // Nothing undoes the pairs, so no answer is ever shown (not the pairs as sent).
+    assert!(partials.iter().all(|p| p == "-"), "{partials:?}");
+}
+
+#[test]
+fn ok_a_reader_that_stops_unsure_claims_nothing_about_the_rest() {
+    // serde_json decides a lone surrogate; the stream reader is not sure of it,
+    // so no early error may say "text after the JSON value".
+    let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let em = crate::emit(&schema, Provider::Claude).expect("compiles");
+    let mut stream = em.stream();
+    for e in em.events_of(&["{\"a\": \"\\ud800", "x\"}"]) {
+        let p = stream.push(&e);
+        if let Some(err) = p.error() {
+            assert!(!err.to_string().contains("after the JSON value"), "{err}");
+        }
+    }
+    let whole = em.decode(&em.response_for(&json!({"a": "x"})));
+    assert!(whole.is_ok(), "the transcript shape itself decodes");
+    assert_eq!(stream.finish().map_err(|e| e.kind()), Err("not_json"));
 }
 
 /// Every transcript fixture: `(provider, case, options and schema, transcript)`.
@@ -356,18 +377,29 @@ fn transcripts() -> Vec<(String, String, Value, String)> {
     out
 }
 
-/// The partial sequence and the end of one transcript, read in 7-byte chunks.
-fn render_transcript(spec: &Value, provider: Provider, transcript: &str) -> String {
-    use std::fmt::Write as _;
+/// The emission a transcript fixture names (options and schema).
+fn fixture_emission(spec: &Value, provider: Provider) -> crate::Emission {
     let mode: crate::Mode = spec.get("mode").and_then(Value::as_str).unwrap_or("schema").parse().expect("mode");
     let mut opts = crate::Options::new(provider).with_mode(mode).with_reshape(spec["reshape"] == true);
     if let Some(m) = spec.get("mechanism").and_then(Value::as_str) {
         opts = opts.with_claude_mechanism(m.parse().expect("mechanism"));
     }
-    let em = opts.compile(&spec["schema"]).expect("the fixture schema compiles");
+    opts.compile(&spec["schema"]).expect("the fixture schema compiles")
+}
+
+/// A transcript's events, its bytes fed in `chunk`-byte pieces.
+fn split_events(transcript: &str, chunk: usize) -> Vec<crate::StreamEvent> {
     let mut split = crate::EventSplitter::new();
-    let mut events: Vec<crate::StreamEvent> = transcript.as_bytes().chunks(7).flat_map(|c| split.feed(c)).collect();
+    let mut events: Vec<crate::StreamEvent> = transcript.as_bytes().chunks(chunk).flat_map(|c| split.feed(c)).collect();
     events.extend(split.finish());
+    events
+}
+
+/// The partial sequence and the end of one transcript, read in 7-byte chunks.
+fn render_transcript(spec: &Value, provider: Provider, transcript: &str) -> String {
+    use std::fmt::Write as _;
+    let em = fixture_emission(spec, provider);
+    let events = split_events(transcript, 7);
     let mut out = format!("enforcement: {}\n", em.enforcement());
     let mut stream = em.stream();
     let mut told = false;
@@ -428,6 +460,29 @@ fn stream_golden() {
 /// The names of the stream snapshots the transcripts call for.
 pub(crate) fn expected_snapshots() -> Vec<String> {
     transcripts().into_iter().map(|(p, c, _, _)| format!("stream/{p}__{c}.snap")).collect()
+}
+
+/// Where a fixture also holds `body`, the provider's whole (non-streaming)
+/// response for the same answer, written from the provider's documentation and
+/// not by this crate: the stream ends exactly as `decode` of that body.
+#[test]
+fn ok_transcripts_end_as_decode_of_the_whole_response() {
+    let mut checked = 0;
+    for (pname, case, spec, transcript) in transcripts() {
+        let Some(body) = spec.get("body") else { continue };
+        let provider: Provider = pname.parse().expect("folder names a provider");
+        let em = fixture_emission(&spec, provider);
+        let want = em.decode(body);
+        for chunk in [1, 7, 4096] {
+            let mut stream = em.stream();
+            for e in split_events(&transcript, chunk) {
+                stream.push_event(&e);
+            }
+            assert_eq!(stream.finish(), want, "{pname}/{case}, {chunk}-byte chunks");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 6, "whole-response bodies beside the transcripts: {checked}");
 }
 
 #[test]
