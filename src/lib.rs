@@ -41,6 +41,7 @@ mod decode;
 mod dialect;
 mod emission;
 mod error;
+mod fragment;
 mod front;
 mod info;
 mod literal;

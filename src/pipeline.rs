@@ -8,8 +8,10 @@
 
 use crate::analysis::Doc;
 use crate::dialect;
-use crate::emission::{Action, Emission, Enforcement, Note};
+use crate::emission::Emission;
 use crate::error::{Error, ErrorKind};
+use crate::fragment::Fragment;
+use crate::note::{Action, Enforcement, Note};
 use crate::options::{Mode, Options};
 use crate::preflight;
 use crate::profile::{self, Dialect};
@@ -19,9 +21,7 @@ use std::borrow::Cow;
 pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission, Error> {
     opts.validate()?;
     let profile = profile::profile(opts.provider);
-    let mut em = Emission::new(opts.provider, opts.mode, schema);
-    em.readings = opts.readings();
-    em.assert_formats = opts.assert_formats;
+    let mut em = Fragment::default();
     let checked = match schema {
         Some(s) => Some(preflight::check(s, opts)?),
         None if opts.mode == Mode::Schema => {
@@ -31,9 +31,10 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
     };
     // Notes from here on point into the working form; they are written back
     // into source pointers below.
+    let mut validator = None;
     let work = checked.map(|c| {
         em.notes.extend(c.notes);
-        em.validator = Some(c.validator);
+        validator = Some(c.validator);
         c.work
     });
     let first_working_note = em.notes.len();
@@ -60,10 +61,11 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
             }
         }
     }
+    let mut working = None;
     if let Some(w) = work {
         w.translate(&mut em.notes[first_working_note..]);
         if let Cow::Owned(root) = w.root {
-            em.work = Some(root);
+            working = Some(root);
         }
     }
     if matches!(em.enforcement, Enforcement::Exact | Enforcement::Widened | Enforcement::Json) {
@@ -71,7 +73,13 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
             em.notes.push(Note::new("", "", Action::Info, *caveat));
         }
     }
-    Ok(em)
+    let mut out = Emission::new(opts.provider, opts.mode, schema);
+    let Fragment { body, headers, enforcement, notes, reshape, tool } = em;
+    (out.body, out.headers, out.enforcement, out.notes, out.reshape, out.tool) =
+        (body, headers, enforcement, notes, reshape, tool);
+    (out.validator, out.work, out.readings, out.assert_formats) =
+        (validator, working, opts.readings(), opts.assert_formats);
+    Ok(out)
 }
 
 impl Options {

@@ -16,8 +16,9 @@
 
 use super::object;
 use crate::analysis::{self, Doc};
-use crate::emission::{Action, Emission, Enforcement, Note};
+use crate::fragment::Fragment;
 use crate::lower::{self, Literals, PatternRule, Rules};
+use crate::note::{Action, Enforcement, Note};
 use crate::options::{ClaudeMechanism, Options};
 use crate::profile::{Envelope, Profile};
 use serde_json::{Map, Value, json};
@@ -110,7 +111,7 @@ pub(crate) static RULES: Rules = Rules {
     reserved_names: &[],
 };
 
-pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>, opts: &Options) {
+pub(crate) fn json(em: &mut Fragment, profile: &Profile, doc: Option<&Doc<'_>>, opts: &Options) {
     let objects_only = doc.is_none_or(|d| analysis::accepts_only_objects(d, d.root));
     if opts.claude_json_tool && objects_only {
         forced_tool(em, profile, json!({"type": "object"}), None, false);
@@ -130,7 +131,7 @@ pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>, 
 /// unions at that inner root are fine.
 static RULES_WRAPPED: Rules = Rules { root_unions: true, ..RULES };
 
-pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
+pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
     let mechanism = opts.claude_mechanism.unwrap_or(crate::profile::profile(opts.provider).claude_default);
     if mechanism != ClaudeMechanism::Tool {
         match strict_schema(doc, opts) {
@@ -302,7 +303,7 @@ pub(crate) fn complexity(v: &Value) -> (usize, usize) {
 }
 
 fn send_strict(
-    em: &mut Emission,
+    em: &mut Fragment,
     profile: &Profile,
     opts: &Options,
     mechanism: ClaudeMechanism,
@@ -356,7 +357,7 @@ fn send_strict(
     }
 }
 
-fn tool_schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
+fn tool_schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
     if !analysis::accepts_only_objects(doc, doc.root) && opts.reshape {
         let inner = match lower::lower(doc, &RULES_WRAPPED, lower::Settings::of(opts, false)) {
             Ok(lowered) => {
@@ -406,7 +407,7 @@ fn tool_schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Optio
     }
 }
 
-fn forced_tool(em: &mut Emission, profile: &Profile, input_schema: Value, description: Option<String>, strict: bool) {
+fn forced_tool(em: &mut Fragment, profile: &Profile, input_schema: Value, description: Option<String>, strict: bool) {
     let mut text = "Respond by calling this tool exactly once; its input is the answer.".to_owned();
     if let Some(d) = description {
         text.push(' ');

@@ -2,8 +2,9 @@
 //! subset) or `responseJsonSchema` (a JSON Schema subset), both widening-only.
 
 use crate::analysis::{self, Doc};
-use crate::emission::{Action, Emission, Enforcement, Note};
+use crate::fragment::Fragment;
 use crate::lower::{self, Literals, PatternRule, Rules};
+use crate::note::{Action, Enforcement, Note};
 use crate::options::{GeminiDialect, Options};
 use serde_json::{Map, Value, json};
 
@@ -67,7 +68,7 @@ pub(crate) static RESPONSE_JSON_SCHEMA: Rules = Rules {
 
 const MIME: &str = "application/json";
 
-pub(crate) fn json(em: &mut Emission, doc: Option<&Doc<'_>>) {
+pub(crate) fn json(em: &mut Fragment, doc: Option<&Doc<'_>>) {
     if let Some(doc) = doc
         && !analysis::accepts_only_objects(doc, doc.root)
     {
@@ -77,7 +78,7 @@ pub(crate) fn json(em: &mut Emission, doc: Option<&Doc<'_>>) {
     mime_only(em);
 }
 
-pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
+pub(crate) fn schema(em: &mut Fragment, doc: &Doc<'_>, opts: &Options) {
     let (rules, field) = match opts.gemini_dialect {
         GeminiDialect::ResponseSchema => (&RESPONSE_SCHEMA, "responseSchema"),
         GeminiDialect::JsonSchema => (&RESPONSE_JSON_SCHEMA, "responseJsonSchema"),
@@ -131,12 +132,12 @@ pub(crate) fn schema(em: &mut Emission, doc: &Doc<'_>, opts: &Options) {
     }
 }
 
-fn mime_only(em: &mut Emission) {
+fn mime_only(em: &mut Fragment) {
     em.body = json!({"generationConfig": {"responseMimeType": MIME}});
     em.enforcement = Enforcement::Json;
 }
 
-fn prompt_only(em: &mut Emission) {
+fn prompt_only(em: &mut Fragment) {
     super::nothing_native(
         em,
         "the schema accepts values that are not objects, and Gemini's JSON mode is read as objects only",

@@ -9,8 +9,9 @@
 
 use super::envelope;
 use crate::analysis::{self, Doc};
-use crate::emission::{Action, Emission, Enforcement, Note};
+use crate::fragment::Fragment;
 use crate::lower;
+use crate::note::{Action, Enforcement, Note};
 use crate::options::Options;
 use crate::profile::Profile;
 use serde_json::{Value, json};
@@ -18,7 +19,7 @@ use serde_json::{Value, json};
 /// Every JSON type, for the spelled-out "any value".
 const ANY_TYPE: [&str; 6] = ["string", "number", "boolean", "object", "array", "null"];
 
-pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>) {
+pub(crate) fn json(em: &mut Fragment, profile: &Profile, doc: Option<&Doc<'_>>) {
     if let Some(doc) = doc
         && !analysis::accepts_only_objects(doc, doc.root)
     {
@@ -28,7 +29,7 @@ pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>) 
     json_format(em, profile);
 }
 
-pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
+pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
     let Some(grammar) = profile.grammar else {
         prompt_only(em, profile);
         return;
@@ -82,12 +83,12 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
     }
 }
 
-fn json_format(em: &mut Emission, profile: &Profile) {
+fn json_format(em: &mut Fragment, profile: &Profile) {
     em.body = envelope::json_fragment(profile);
     em.enforcement = Enforcement::Json;
 }
 
-fn prompt_only(em: &mut Emission, profile: &Profile) {
+fn prompt_only(em: &mut Fragment, profile: &Profile) {
     let why = format!(
         "the schema accepts values that are not objects, and {} forces an object",
         envelope::json_name(profile)

@@ -7,11 +7,12 @@ pub(crate) mod grammar;
 pub(crate) mod openai;
 pub(crate) mod strict;
 
-use crate::emission::{Action, Emission, Enforcement, Note};
+use crate::fragment::Fragment;
+use crate::note::{Action, Enforcement, Note};
 
 /// The bottom rung: nothing native is sent, and the note says why (`why`
 /// ends where "nothing native is sent" begins).
-pub(crate) fn nothing_native(em: &mut Emission, why: &str) {
+pub(crate) fn nothing_native(em: &mut Fragment, why: &str) {
     em.body = serde_json::json!({});
     em.enforcement = Enforcement::Prompt;
     em.notes.push(Note::new(

@@ -5,8 +5,9 @@
 use super::envelope;
 use super::strict::{self, Verdict};
 use crate::analysis::{self, Doc};
-use crate::emission::{Action, Emission, Enforcement, Note};
+use crate::fragment::Fragment;
 use crate::lower::{self, Literals, PatternRule, Rules};
+use crate::note::{Action, Enforcement, Note};
 use crate::options::Options;
 use crate::profile::Profile;
 use crate::profile::StrictRules;
@@ -14,7 +15,7 @@ use crate::reshape;
 use serde_json::{Value, json};
 
 /// `Mode::Json`: `json_object`, unless the schema accepts non-objects.
-pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>) {
+pub(crate) fn json(em: &mut Fragment, profile: &Profile, doc: Option<&Doc<'_>>) {
     if !profile.json_mode {
         no_json_mode(em, profile);
         return;
@@ -28,13 +29,13 @@ pub(crate) fn json(em: &mut Emission, profile: &Profile, doc: Option<&Doc<'_>>) 
     json_object(em, profile);
 }
 
-fn no_json_mode(em: &mut Emission, profile: &Profile) {
+fn no_json_mode(em: &mut Fragment, profile: &Profile) {
     super::nothing_native(em, &format!("{} documents no JSON mode", profile.label));
 }
 
 /// `Mode::Schema`: strict `json_schema` when the schema qualifies, else
 /// `json_object` when it accepts only objects, else nothing.
-pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
+pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
     let Some(rules) = profile.strict else {
         em.notes.push(Note::new("", "", Action::Degraded, format!("{} has no strict schema mode", profile.label)));
         fallback(em, profile, doc);
@@ -93,18 +94,18 @@ pub(crate) fn schema(em: &mut Emission, profile: &Profile, doc: &Doc<'_>, opts: 
     }
 }
 
-fn send_strict(em: &mut Emission, profile: &Profile, opts: &Options, schema: serde_json::Value, level: Enforcement) {
+fn send_strict(em: &mut Fragment, profile: &Profile, opts: &Options, schema: serde_json::Value, level: Enforcement) {
     em.body = envelope::schema_fragment(profile, &opts.name, schema);
     em.enforcement = level;
     finish(em, profile);
 }
 
-fn fallback(em: &mut Emission, profile: &Profile, doc: &Doc<'_>) {
+fn fallback(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>) {
     fallback_known(em, profile, analysis::accepts_only_objects(doc, doc.root));
 }
 
 /// The fallback when whether the schema accepts only objects is known.
-fn fallback_known(em: &mut Emission, profile: &Profile, objects_only: bool) {
+fn fallback_known(em: &mut Fragment, profile: &Profile, objects_only: bool) {
     if !profile.json_mode {
         no_json_mode(em, profile);
     } else if objects_only {
@@ -195,7 +196,7 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritt
     }
 }
 
-fn json_object(em: &mut Emission, profile: &Profile) {
+fn json_object(em: &mut Fragment, profile: &Profile) {
     em.body = envelope::json_fragment(profile);
     em.enforcement = Enforcement::Json;
     if profile.json_word_required {
@@ -209,11 +210,11 @@ fn json_object(em: &mut Emission, profile: &Profile) {
     finish(em, profile);
 }
 
-fn prompt_only(em: &mut Emission) {
+fn prompt_only(em: &mut Fragment) {
     super::nothing_native(em, "the schema accepts values that are not objects, and `json_object` forces an object");
 }
 
-fn finish(em: &mut Emission, profile: &Profile) {
+fn finish(em: &mut Fragment, profile: &Profile) {
     if profile.require_parameters
         && let Value::Object(body) = &mut em.body
     {

@@ -7,6 +7,7 @@ mod decode;
 mod engine_cases;
 mod fuzz_seeds;
 mod golden;
+mod layers;
 mod native;
 mod props;
 mod strategies;
