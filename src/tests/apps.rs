@@ -11,15 +11,8 @@ use std::path::Path;
 /// Every application schema with its instances.
 pub(crate) fn apps(dir: &Path) -> Vec<(String, Value, Vec<Value>)> {
     let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("the folder is readable")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    for f in files {
-        let name = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+    for f in super::json_files(dir) {
+        let name = super::file_stem(&f);
         let schema: Value = serde_json::from_str(&std::fs::read_to_string(&f).expect("readable")).expect("JSON");
         let lines = std::fs::read_to_string(f.with_extension("instances.jsonl")).unwrap_or_default();
         let instances: Vec<Value> = lines

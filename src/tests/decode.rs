@@ -9,24 +9,14 @@ use serde_json::{Value, json};
 use std::fmt::Write as _;
 
 fn cases() -> Vec<(String, String, Value)> {
-    let dir = super::root().join("src/tests/responses");
-    let mut out = Vec::new();
-    let mut providers: Vec<_> =
-        std::fs::read_dir(&dir).expect("responses/ exists").filter_map(Result::ok).map(|e| e.path()).collect();
-    providers.sort();
-    for p in providers {
-        let pname = p.file_name().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
-        let mut files: Vec<_> =
-            std::fs::read_dir(&p).expect("readable").filter_map(Result::ok).map(|e| e.path()).collect();
-        files.sort();
-        for f in files {
-            let case = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+    super::grouped_json(&super::root().join("src/tests/responses"))
+        .into_iter()
+        .map(|(pname, case, f)| {
             let v: Value = serde_json::from_str(&std::fs::read_to_string(&f).expect("readable"))
                 .expect("response fixture is JSON");
-            out.push((pname.clone(), case, v));
-        }
-    }
-    out
+            (pname, case, v)
+        })
+        .collect()
 }
 
 fn render(case: &Value, provider: Provider) -> String {

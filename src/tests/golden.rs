@@ -48,10 +48,7 @@ pub(crate) fn with_documents(group: &str, mut options: Options) -> Options {
         return options;
     }
     let dir = super::root().join("fixtures/resources/documents");
-    let mut files: Vec<_> =
-        std::fs::read_dir(&dir).expect("documents/ exists").filter_map(Result::ok).map(|e| e.path()).collect();
-    files.sort();
-    for f in files {
+    for f in super::entries(&dir) {
         let doc: Value =
             serde_json::from_str(&std::fs::read_to_string(&f).expect("readable")).expect("a JSON document");
         if let Some(id) = doc.get("$id").and_then(Value::as_str) {

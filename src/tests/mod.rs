@@ -23,29 +23,32 @@ pub(crate) fn root() -> PathBuf {
 
 /// Every fixture as `(group, case, path)`, sorted.
 pub(crate) fn fixtures() -> Vec<(String, String, PathBuf)> {
+    grouped_json(&root().join("fixtures"))
+}
+
+/// The entries of `dir`, sorted (a test folder that cannot be read fails the test).
+pub(crate) fn entries(dir: &Path) -> Vec<PathBuf> {
+    let read = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{} is readable: {e}", dir.display()));
+    let mut out: Vec<PathBuf> = read.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    out.sort();
+    out
+}
+
+/// The `.json` files of `dir`, sorted.
+pub(crate) fn json_files(dir: &Path) -> Vec<PathBuf> {
+    entries(dir).into_iter().filter(|p| p.extension().is_some_and(|x| x == "json")).collect()
+}
+
+/// `(folder, stem, path)` for every `dir/<folder>/<stem>.json`, sorted.
+pub(crate) fn grouped_json(dir: &Path) -> Vec<(String, String, PathBuf)> {
     let mut out = Vec::new();
-    let dir = root().join("fixtures");
-    let mut groups: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("fixtures/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    groups.sort();
-    for g in groups {
+    for g in entries(dir).into_iter().filter(|p| p.is_dir()) {
         let group = file_stem(&g);
-        let mut cases: Vec<PathBuf> = std::fs::read_dir(&g)
-            .expect("group folder is readable")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-        cases.sort();
-        for c in cases {
-            out.push((group.clone(), file_stem(&c), c));
-        }
+        out.extend(json_files(&g).into_iter().map(|c| (group.clone(), file_stem(&c), c)));
     }
     out
 }
 
-fn file_stem(p: &Path) -> String {
+pub(crate) fn file_stem(p: &Path) -> String {
     p.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned()
 }

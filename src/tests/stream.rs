@@ -350,31 +350,17 @@ fn ok_a_reader_that_stops_unsure_claims_nothing_about_the_rest() {
 
 /// Every transcript fixture: `(provider, case, options and schema, transcript)`.
 fn transcripts() -> Vec<(String, String, Value, String)> {
-    let dir = super::root().join("src/tests/streams");
-    let mut out = Vec::new();
-    let mut providers: Vec<_> =
-        std::fs::read_dir(&dir).expect("streams/ exists").filter_map(Result::ok).map(|e| e.path()).collect();
-    providers.sort();
-    for p in providers {
-        let pname = p.file_name().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
-        let mut files: Vec<_> = std::fs::read_dir(&p)
-            .expect("readable")
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|f| f.extension().is_some_and(|x| x == "json"))
-            .collect();
-        files.sort();
-        for f in files {
-            let case = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+    super::grouped_json(&super::root().join("src/tests/streams"))
+        .into_iter()
+        .map(|(pname, case, f)| {
             let spec: Value = serde_json::from_str(&std::fs::read_to_string(&f).expect("readable")).expect("JSON");
             let transcript = ["sse", "ndjson"]
                 .iter()
                 .find_map(|x| std::fs::read_to_string(f.with_extension(x)).ok())
                 .unwrap_or_else(|| panic!("{} has a .sse or .ndjson transcript beside it", f.display()));
-            out.push((pname.clone(), case, spec, transcript));
-        }
-    }
-    out
+            (pname, case, spec, transcript)
+        })
+        .collect()
 }
 
 /// The emission a transcript fixture names (options and schema).
