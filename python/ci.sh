@@ -16,7 +16,8 @@ rm -rf "$ci"
 python3 -m venv "$venv"
 # Nothing cached: no pip cache, and the extension is built in a fresh cargo target folder.
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 CARGO_TARGET_DIR="$ci/cargo"
-"$venv/bin/python" -m pip install --quiet -r python/requirements-test.txt
+# The requirements pinned exactly, and everything they bring pinned by the constraints.
+"$venv/bin/python" -m pip install --quiet -r python/requirements-test.txt -c python/constraints-test.txt
 echo "python/ci.sh: building and installing ./python"
 "$venv/bin/python" -m pip install --quiet ./python
 installed=$(date +%s)

@@ -325,6 +325,11 @@ def vllm_regex_problem(pattern: str) -> str | None:
                 return True
         return False
 
+    # `_prefix_needs_context` of vLLM's outlines backend
+    # (vllm/v1/structured_output/backend_outlines.py), branch for branch: a group, an
+    # alternation and a repeat each return True when their inside needs context and stop
+    # the scan (False) when it consumes. The three near-identical branches are vLLM's,
+    # kept as they are so the two stay comparable line by line.
     def needs_context(items) -> bool:
         for op, arg in items:
             if op == C.AT or op in (C.ASSERT, C.ASSERT_NOT):

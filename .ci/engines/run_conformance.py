@@ -6,7 +6,9 @@ Reads the cases written by `SCHEMACAST_ENGINE_CASES=FILE cargo test --lib engine
 (one JSON line per provider and distinct native schema), runs each through every
 engine that serves its provider, prints a summary per provider and engine and then
 every failure (source case, native schema, text, the engine's message), and exits 1
-on any rejection, narrowing or time-out.
+on any rejection, narrowing, time-out or error (a worker that dies or answers with
+something else than its protocol), when a (case, engine) pair was never checked, or
+when there is nothing to check.
 
   python run_conformance.py CASES --llamacpp-new DRIVER --llamacpp-old DRIVER
       [--engines a,b] [--providers p,q] [--jobs 2] [--report report.json]
@@ -28,6 +30,7 @@ import os
 import sys
 import threading
 import time
+import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engines import WorkerClient  # noqa: E402
@@ -40,6 +43,7 @@ SERVES = {
 }
 # outlines-core is left out unless asked for (README: "outlines").
 DEFAULT_ENGINES = ["xgrammar", "guidance", "llamacpp-new", "llamacpp-old", "llguidance-llamacpp"]
+ENGINES = sorted({e for es in SERVES.values() for e in es})
 
 
 # ---------------------------------------------------------------------------
@@ -275,36 +279,66 @@ def add_spellings(case):
 # Running the engines.
 # ---------------------------------------------------------------------------
 
+class WorkerError(Exception):
+    """The worker died, or its reply is not what the protocol says."""
+
+
+def call(client, request, timeout) -> dict | None:
+    """The worker's reply (None on a time-out); WorkerError when the worker died."""
+    reply = client.call(request, timeout)
+    if reply is not None and reply.get("crashed"):
+        raise WorkerError(f"{reply.get('error', 'engine process died')} (op {request['op']})")
+    return reply
+
+
+def check_group(client, engine, cases, group, args) -> dict:
+    """Compiles the native schema of the cases in `group` and checks all their texts."""
+    native = cases[group[0]]["native"]
+    reply = call(client, {"op": "compile", "schema": native}, args.timeout)
+    rec = {"engine": engine}
+    if reply is None:
+        rec["status"] = "timeout"
+    elif not reply.get("ok"):
+        rec["status"] = "rejected"
+        rec["error"] = reply.get("error", "")
+    else:
+        rec["status"] = "compiled"
+        rec["compile_s"] = reply.get("s")
+        texts = list(dict.fromkeys(t for i in group for t in cases[i]["texts"]))
+        acc = call(client, {"op": "accept", "texts": texts}, args.accept_timeout) if texts else {"results": []}
+        if acc is None:
+            rec["status"] = "accept-timeout"
+        elif not isinstance(acc.get("results"), list) or len(acc["results"]) != len(texts):
+            raise WorkerError(f"no verdict for each of the {len(texts)} texts: {shorten(json.dumps(acc), 300)}")
+        else:
+            rec["refused"] = dict(zip(texts, acc["results"]))
+            rec["faults"] = {texts[int(k)]: m for k, m in acc.get("errors", {}).items()}
+    return rec
+
+
 def run_engine(engine, cases, idxs, args, results, lock):
     """Compiles each distinct native schema once (llama.cpp serves two providers) and
-    checks the texts of every case that sends it."""
+    checks the texts of every case that sends it. A schema group the worker fails on
+    (it dies, or replies with something else than JSON of the protocol) is recorded
+    with the status `error`, and the worker is restarted for the next group."""
     client = WorkerClient(engine, args.llamacpp_new, args.llamacpp_old)
-    version = client.call({"op": "version"}, 120)
+    try:
+        version = client.call({"op": "version"}, 120)
+    except Exception as e:  # the groups below report the failing worker
+        client.kill()
+        version = {"version": f"? ({type(e).__name__}: {e})"}
     with lock:
         results["versions"][engine] = (version or {}).get("version", "?")
     by_native = collections.defaultdict(list)
     for i in idxs:
         by_native[json.dumps(cases[i]["native"], sort_keys=False)].append(i)
     for group in by_native.values():
-        native = cases[group[0]]["native"]
         t0 = time.perf_counter()
-        reply = client.call({"op": "compile", "schema": native}, args.timeout)
-        rec = {"engine": engine}
-        if reply is None:
-            rec["status"] = "timeout"
-        elif not reply.get("ok"):
-            rec["status"] = "rejected"
-            rec["error"] = reply.get("error", "")
-        else:
-            rec["status"] = "compiled"
-            rec["compile_s"] = reply.get("s")
-            texts = list(dict.fromkeys(t for i in group for t in cases[i]["texts"]))
-            acc = client.call({"op": "accept", "texts": texts}, args.accept_timeout) if texts else {"results": []}
-            if acc is None:
-                rec["status"] = "accept-timeout"
-            else:
-                rec["refused"] = dict(zip(texts, acc["results"]))
-                rec["faults"] = {texts[int(k)]: m for k, m in acc.get("errors", {}).items()}
+        try:
+            rec = check_group(client, engine, cases, group, args)
+        except Exception as e:  # WorkerError, a reply that is not JSON, a broken pipe
+            client.kill()
+            rec = {"engine": engine, "status": "error", "error": f"{type(e).__name__}: {e}"}
         rec["wall_s"] = time.perf_counter() - t0
         with lock:
             for i in group:
@@ -344,15 +378,23 @@ def main() -> int:
     ap.add_argument("--native-chars", type=int, default=800, help="characters of a native schema shown per failure")
     args = ap.parse_args()
 
-    t_start = time.perf_counter()
-    cases = [json.loads(line) for line in open(args.cases, encoding="utf-8") if line.strip()]
-    for c in cases:
-        add_spellings(c)
     providers = set(args.providers.split(","))
     wanted = set(args.engines.split(","))
+    for what, names, known in (("provider", providers, list(SERVES)), ("engine", wanted, ENGINES)):
+        if names - set(known):
+            unknown = ", ".join(map(repr, sorted(names - set(known))))
+            ap.error(f"unknown {what}(s) {unknown} (known: {', '.join(known)})")
     for name, path in (("llamacpp-new", args.llamacpp_new), ("llamacpp-old", args.llamacpp_old)):
         if name in wanted and not path:
             ap.error(f"{name} needs --{name} DRIVER (or leave it out of --engines)")
+
+    t_start = time.perf_counter()
+    cases = [json.loads(line) for line in open(args.cases, encoding="utf-8") if line.strip()]
+    if not cases:
+        print(f"engine conformance: FAILED: no cases in {args.cases}")
+        return 1
+    for c in cases:
+        add_spellings(c)
 
     per_engine = collections.defaultdict(list)
     for i, c in enumerate(cases):
@@ -360,6 +402,11 @@ def main() -> int:
             for e in SERVES[c["provider"]]:
                 if e in wanted:
                     per_engine[e].append(i)
+    expected = {(i, e) for e, idxs in per_engine.items() for i in idxs}
+    if not expected:
+        print(f"engine conformance: FAILED: nothing to check (of the {len(cases)} case(s) in {args.cases}, none is "
+              f"for the providers {', '.join(sorted(providers))} on the engines {', '.join(sorted(wanted))})")
+        return 1
 
     results = {"records": {}, "versions": {}}
     lock = threading.Lock()
@@ -372,13 +419,21 @@ def main() -> int:
                 if not queue:
                     return
                 e = queue.pop(0)
-            run_engine(e, cases, per_engine[e], args, results, lock)
+            try:
+                run_engine(e, cases, per_engine[e], args, results, lock)
+            except Exception:  # its cases are reported below as never checked
+                print(f"engine conformance: {e} stopped:\n{traceback.format_exc()}", file=sys.stderr)
 
     threads = [threading.Thread(target=pump) for _ in range(max(1, args.jobs))]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+
+    # Every (case, engine) pair has a record, or it was never checked: an error.
+    unchecked = sorted(expected - set(results["records"]))
+    for i, e in unchecked:
+        results["records"][(i, e)] = {"engine": e, "status": "error", "error": "never checked: its run stopped"}
 
     # Tally per provider and engine; collect failures.
     stats = collections.defaultdict(collections.Counter)
@@ -389,6 +444,10 @@ def main() -> int:
         s["cases"] += 1
         s["values"] += len(c["groups"])
         base = {"provider": c["provider"], "engine": engine, "case": i, "native": c["native"]}
+        if rec["status"] == "error":
+            s["errors"] += 1
+            failures.append({**base, "kind": "error", "source": c["source"], "error": rec["error"]})
+            continue
         if rec["status"] in ("timeout", "accept-timeout"):
             s["timeouts"] += 1
             failures.append({**base, "kind": rec["status"], "source": c["source"],
@@ -436,6 +495,8 @@ def main() -> int:
             s["not_run"] += 1
         elif rec["status"] == "rejected":
             s["rejected"] += 1
+        elif rec["status"] == "error":
+            s["errors"] += 1
         elif rec["status"] == "compiled":
             s["compiled"] += 1
             n = sum(1 for g in c["groups"] if all(rec["refused"][c["texts"][j]] is not None for j in g))
@@ -449,10 +510,10 @@ def main() -> int:
     for e, v in sorted(results["versions"].items()):
         print(f"  {e}: {v}")
     print()
-    cols = ["cases", "compiled", "rejected", "timeouts", "narrowed_cases", "narrowed_values", "documented_limit",
-            "variant_refusals"]
-    heads = ["cases", "compiled", "rejected", "time-outs", "narrowed cases", "narrowed values", "documented limit",
-             "variant-only"]
+    cols = ["cases", "compiled", "rejected", "timeouts", "errors", "narrowed_cases", "narrowed_values",
+            "documented_limit", "variant_refusals"]
+    heads = ["cases", "compiled", "rejected", "time-outs", "errors", "narrowed cases", "narrowed values",
+             "documented limit", "variant-only"]
     print(f"{'provider':9} {'engine':20} " + " ".join(f"{h:>{max(len(h), 5)}}" for h in heads))
     for (p, e), s in sorted(stats.items()):
         line = f"{p:9} {e:20} " + " ".join(f"{s[k]:>{max(len(h), 5)}}" for k, h in zip(cols, heads))
@@ -479,7 +540,10 @@ def main() -> int:
             else:
                 print(f"  engine: {shorten(f['error'].strip(), 1500)}")
 
-    fail = any(s["rejected"] or s["narrowed_values"] or (s["timeouts"] and not args.allow_timeouts)
+    if unchecked:
+        i, e = unchecked[0]
+        print(f"\n{len(unchecked)} (case, engine) pair(s) never checked, e.g. case {i} on {e}")
+    fail = any(s["rejected"] or s["narrowed_values"] or s["errors"] or (s["timeouts"] and not args.allow_timeouts)
                for (p, e), s in stats.items() if e != "auto")
     if args.report:
         with open(args.report, "w", encoding="utf-8") as fh:

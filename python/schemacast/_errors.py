@@ -72,9 +72,26 @@ class SchemaError(Error, ValueError):
 
 
 class DecodeError(Error):
-    """No valid answer could be taken from a response."""
+    """No valid answer could be taken from a response.
+
+    Each kind of decode error has its subclass below; a kind that has none (one the
+    core added after this package's classes) comes as a plain ``DecodeError`` with
+    the core's ``kind`` and message."""
 
     kind = "decode_error"
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        # Only the plain class takes a `kind`: each subclass's is fixed.
+        kind = fields.pop("kind", None) if type(self) is DecodeError else None
+        super().__init__(message, **fields)
+        if kind is not None:
+            self.kind = kind
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        restore, (cls, message, fields) = super().__reduce__()
+        if "kind" in vars(self):
+            fields = {**fields, "kind": self.kind}
+        return (restore, (cls, message, fields))
 
 
 class NoAnswer(DecodeError):

@@ -2,7 +2,7 @@
 //! (for `repair`, which needs the decode error it explains).
 
 use crate::convert::{to_py, to_value};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyModule, PyTuple};
@@ -87,8 +87,11 @@ pub(crate) fn from_decode(py: Python<'_>, e: &DecodeError) -> PyErr {
                 "RepeatedKey"
             }
             other => {
-                // A variant added to the core later: the base class, its message kept.
-                return Ok(raise(py, "DecodeError", other.to_string(), &fields));
+                // A variant with no subclass here (`Deserialize`, which only the core's
+                // `decode_as` returns, or one added later): the base class, with the
+                // core's kind and message.
+                fields.set_item("kind", other.kind())?;
+                "DecodeError"
             }
         };
         Ok(raise(py, name, e.to_string(), &fields))
@@ -126,6 +129,10 @@ pub(crate) fn to_decode(error: &Bound<'_, PyAny>) -> PyResult<DecodeError> {
             DecodeError::Invalid { value, violations }
         }
         "repeated_key" => DecodeError::RepeatedKey { pointer: text("pointer")?, key: text("key")? },
-        _ => DecodeError::NoAnswer(error.str()?.to_string()),
+        // No core variant carries a free message, so a plain `DecodeError` (a kind this
+        // binding has no subclass for, or a hand-made one) has nothing to be rebuilt as.
+        other => {
+            return Err(PyValueError::new_err(format!("repair cannot rebuild a decode error of kind `{other}`")));
+        }
     })
 }

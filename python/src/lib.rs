@@ -37,9 +37,11 @@ fn json_text(obj: &Bound<'_, PyAny>) -> PyResult<Option<Result<Value, serde_json
 /// its name.
 fn schema_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<(Value, Option<String>)> {
     if let Some(parsed) = json_text(obj)? {
+        // The core compiles values, not texts, so it has no `invalid_json` kind: the kind
+        // is the CLI's for the same case, and the message is in the core's `Error` style.
         return parsed.map(|v| (v, None)).map_err(|e| {
             let message = format!("the schema is not JSON: {e}");
-            errors::schema_error(py, "invalid_json", format!("invalid_json: {message}"), &[("", &message)])
+            errors::schema_error(py, "invalid_json", format!("invalid_json: at (root): {message}"), &[("", &message)])
         });
     }
     if obj.cast::<PyDict>().is_ok()
@@ -55,12 +57,12 @@ fn schema_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<(Value, Option
     if let Ok(method) = obj.getattr(pyo3::intern!(py, "model_json_schema")) {
         let schema = to_value(&method.call0()?)?;
         let name = obj.getattr(pyo3::intern!(py, "__name__")).and_then(|n| n.extract::<String>()).ok();
-        return Ok((schema, name.map(|n| schema_name(&n))));
+        return Ok((schema, name.and_then(|n| schema_name(&n))));
     }
-    if obj.hasattr(pyo3::intern!(py, "validate_python"))? {
-        if let Ok(method) = obj.getattr(pyo3::intern!(py, "json_schema")) {
-            return Ok((to_value(&method.call0()?)?, None));
-        }
+    if obj.hasattr(pyo3::intern!(py, "validate_python"))?
+        && let Ok(method) = obj.getattr(pyo3::intern!(py, "json_schema"))
+    {
+        return Ok((to_value(&method.call0()?)?, None));
     }
     Err(PyTypeError::new_err(format!(
         "schema must be a dict, a bool, a JSON string or a Pydantic model class, not {}",
@@ -69,14 +71,15 @@ fn schema_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<(Value, Option
 }
 
 /// A model class name as a schema name: `[A-Za-z0-9_-]{1,64}`, other
-/// characters replaced by `_` (`Page[Item]` gives `Page_Item_`).
-fn schema_name(name: &str) -> String {
+/// characters replaced by `_` (`Page[Item]` gives `Page_Item_`); `None` for an
+/// empty name, which leaves the core's default.
+fn schema_name(name: &str) -> Option<String> {
     let cleaned: String = name
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
         .take(64)
         .collect();
-    if cleaned.is_empty() { "structured_output".to_owned() } else { cleaned }
+    (!cleaned.is_empty()).then_some(cleaned)
 }
 
 /// A JSON value argument: plain JSON, or a Pydantic model instance (dumped
@@ -374,7 +377,12 @@ fn emit(
     if let Some(n) = max_enum {
         opts = opts.with_max_enum(n);
     }
-    let (schema, model_name) = if schema.is_none() { (None, None) } else { schema_arg(py, schema).map(|(s, n)| (Some(s), n))? };
+    let (schema, model_name) = if schema.is_none() {
+        (None, None)
+    } else {
+        let (s, n) = schema_arg(py, schema)?;
+        (Some(s), n)
+    };
     if let Some(n) = name.or(model_name) {
         opts = opts.with_name(n);
     }

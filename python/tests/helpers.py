@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "fixtures"
@@ -26,12 +26,3 @@ def instances(schema_path: Path) -> list[Any]:
 def app_schemas() -> list[Path]:
     return sorted(p for p in APPS.glob("*.json"))
 
-
-def walk(value: Any) -> Iterator[Any]:
-    yield value
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from walk(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from walk(v)

@@ -6,14 +6,17 @@ import concurrent.futures
 import copy
 import doctest
 import enum
+import importlib.metadata
 import json
 import pickle
+import re
+from pathlib import Path
 from typing import Any, List, Literal, Optional
 
 import pydantic
 import pytest
 import schemacast
-from helpers import APPS, FIXTURES, app_schemas, instances, load
+from helpers import APPS, FIXTURES, REPO, app_schemas, instances, load
 
 WEATHER = {
     "type": "object",
@@ -153,7 +156,6 @@ def test_every_provider_name_alias_and_enum_member_is_accepted() -> None:
 
 def test_providers_describe_each_provider() -> None:
     infos = schemacast.providers()
-    assert len(infos) == 20
     claude = next(i for i in infos if i["name"] == "claude")
     assert claude["aliases"] == ["anthropic"] and claude["api"] == "Anthropic Messages API"
     assert set(claude) == {
@@ -383,6 +385,9 @@ def test_repeated_key() -> None:
     with pytest.raises(schemacast.RepeatedKey) as info:
         em.decode(chat(pairs))
     assert info.value.key == "a" and info.value.pointer == "/m/1"
+    assert info.value.kind == "repeated_key" and isinstance(info.value, schemacast.DecodeError)
+    again = pickle.loads(pickle.dumps(info.value))
+    assert (type(again), again.kind, again.key, again.pointer) == (schemacast.RepeatedKey, "repeated_key", "a", "/m/1")
 
 
 def test_decode_with_a_model_returns_a_validated_instance() -> None:
@@ -476,6 +481,9 @@ def test_schema_error_fields() -> None:
     with pytest.raises(schemacast.SchemaError) as info:
         schemacast.emit("{", "openai")
     assert info.value.kind == "invalid_json" and info.value.pointer == ""
+    # The core's message style: `kind: at pointer: message`.
+    assert str(info.value) == f"invalid_json: at (root): {info.value.message}"
+    assert info.value.message.startswith("the schema is not JSON: EOF while parsing")
 
 
 def test_exception_classes() -> None:
@@ -489,6 +497,35 @@ def test_exception_classes() -> None:
         schemacast.SchemaViolation("bad", value=1)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="has no field 'oops'"):
         schemacast.Truncated("x", text="", oops=1)  # type: ignore[call-arg]
+
+
+def test_a_decode_error_without_a_subclass_keeps_the_core_kind() -> None:
+    # What the binding raises for a core decode error it has no subclass for.
+    e = schemacast.DecodeError("the valid answer does not deserialise", kind="deserialize")
+    assert type(e) is schemacast.DecodeError and not isinstance(e, schemacast.NoAnswer)
+    assert e.kind == "deserialize" and schemacast.DecodeError("x").kind == "decode_error"
+    again = pickle.loads(pickle.dumps(e))
+    assert (type(again), str(again), again.kind) == (schemacast.DecodeError, str(e), "deserialize")
+    # A subclass's kind is its own.
+    with pytest.raises(TypeError, match="has no field 'kind'"):
+        schemacast.NoAnswer("x", detail="", kind="other")
+    # repair has no core error to rebuild it as (not `NoAnswer`, whose message differs).
+    with pytest.raises(ValueError, match="repair cannot rebuild a decode error of kind `deserialize`"):
+        schemacast.repair(WEATHER, "out", e)
+
+
+def cargo_version(manifest: Path) -> str:
+    """The `[package]` version of a Cargo.toml."""
+    package = manifest.read_text(encoding="utf-8").split("[package]\n", 1)[1].split("\n[", 1)[0]
+    found = re.search(r'^version = "([^"]+)"$', package, re.MULTILINE)
+    assert found, manifest
+    return found.group(1)
+
+
+def test_the_version_is_the_crates() -> None:
+    core, binding = cargo_version(REPO / "Cargo.toml"), cargo_version(REPO / "python" / "Cargo.toml")
+    assert schemacast.__version__ == core == binding
+    assert importlib.metadata.version("schemacast") == schemacast.__version__
 
 
 # --- threads -----------------------------------------------------------------------------

@@ -38,6 +38,17 @@ TARGETS.update(
 )
 
 
+# The snapshot folders that are not emission targets: those of src/tests/decode.rs,
+# src/tests/stream.rs and src/tests/corpus.rs (the JSON-Schema-Test-Suite).
+NOT_TARGETS = {"decode", "stream", "suite"}
+
+
+def test_the_targets_are_the_core_snapshot_folders() -> None:
+    """TARGETS copies golden.rs's list: every target here has a folder, and every
+    folder of a target is here."""
+    assert set(TARGETS) == {d.name for d in SNAPSHOTS.iterdir() if d.is_dir()} - NOT_TARGETS
+
+
 def documents() -> dict[str, Any]:
     """The resources group's documents, under their path and their `$id` (as golden.rs)."""
     out: dict[str, Any] = {}

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Callable, List, Literal, Optional
+from typing import Any, Callable, List, Literal, NamedTuple, Optional
 
 import anthropic
 import httpx
@@ -54,9 +54,18 @@ ORDER = Order(order_id="A-17", status="shipped", items=[Item(sku="ABC-1234", qua
 APP_CASES = ["pydantic-invoice", "openai-docs-ui-generation", "mcp-github-create-issue", "gemini-docs-recipe-list"]
 
 
-def app(name: str) -> tuple[dict[str, Any], Any]:
-    path = APPS / f"{name}.json"
-    return load(path), instances(path)[0]
+class Case(NamedTuple):
+    schema: Any  # the Order model, or an application schema
+    answer: Any  # a valid answer, as JSON
+
+
+@pytest.fixture(params=["Order", *APP_CASES])
+def case(request: pytest.FixtureRequest) -> Case:
+    """Each schema the SDK round trips run on: the Order model, then the application schemas."""
+    if request.param == "Order":
+        return Case(Order, ORDER.model_dump(mode="json"))
+    path = APPS / f"{request.param}.json"
+    return Case(load(path), instances(path)[0])
 
 
 class Server:
@@ -87,6 +96,36 @@ class Server:
         return self.http.Client(transport=self.http.MockTransport(self))
 
 
+# Each provider's HTTP library (see the module docstring), its response of the recorded
+# shape around `response_for`'s minimal one (given the request's JSON), and its headers.
+DEFAULT_TEXT = {"format": {"type": "text"}, "verbosity": "medium"}
+WIRE: dict[str, tuple[Any, Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]], dict[str, str]]] = {
+    "openai": (httpx2, lambda minimal, _: recorded.chat_completion(minimal), recorded.OPENAI_HEADERS),
+    "openai-responses": (
+        httpx2,
+        lambda minimal, sent: recorded.response(minimal, sent.get("text", DEFAULT_TEXT)),
+        recorded.OPENAI_HEADERS,
+    ),
+    "claude": (httpx2, lambda minimal, _: recorded.message(minimal), recorded.ANTHROPIC_HEADERS),
+    "gemini": (httpx2, lambda minimal, _: recorded.generate_content(minimal), recorded.GEMINI_HEADERS),
+    "ollama": (httpx, lambda minimal, _: recorded.ollama_chat(minimal), recorded.OLLAMA_HEADERS),
+}
+
+
+def serve(em: schemacast.Emission, answer: Any) -> Server:
+    """A server for `em`'s provider that answers every request with `answer`."""
+    http, wrap, headers = WIRE[em.provider]
+    return Server(http, lambda sent: wrap(em.response_for(answer), sent), headers)
+
+
+def exchange(case: Case, provider: str, **options: Any) -> tuple[schemacast.Emission, Any, Server]:
+    """The case's schema compiled for `provider`, its answer as the provider may return
+    it (the projection), and a server that answers with it."""
+    em = schemacast.emit(case.schema, provider, **options)
+    answer = em.project(case.answer)
+    return em, answer, serve(em, answer)
+
+
 def same_json(a: Any, b: Any) -> bool:
     """Equal, key order included (the order of `properties` is the order the model writes)."""
     return json.dumps(a) == json.dumps(b)
@@ -111,12 +150,8 @@ def openai_client(server: Server) -> openai.OpenAI:
 
 
 @pytest.mark.parametrize("reshape", [False, True], ids=["plain", "reshaped"])
-@pytest.mark.parametrize("case", ["Order", *APP_CASES])
-def test_openai_chat_completions(case: str, reshape: bool) -> None:
-    schema, answer = (Order, ORDER.model_dump(mode="json")) if case == "Order" else app(case)
-    em = schemacast.emit(schema, "openai", reshape=reshape)
-    answer = em.project(answer)
-    server = Server(httpx2, lambda _: recorded.chat_completion(em.response_for(answer)), recorded.OPENAI_HEADERS)
+def test_openai_chat_completions(case: Case, reshape: bool) -> None:
+    em, answer, server = exchange(case, "openai", reshape=reshape)
     completion = openai_client(server).chat.completions.create(
         model="gpt-4o-2024-08-06",
         messages=[{"role": "user", "content": "Extract the data."}],
@@ -134,7 +169,7 @@ def test_openai_chat_completions(case: str, reshape: bool) -> None:
     assert isinstance(completion, openai.types.chat.ChatCompletion)
     assert completion._request_id == recorded.OPENAI_HEADERS["x-request-id"]
     assert em.decode(completion) == answer
-    if case == "Order":
+    if case.schema is Order:
         assert em.decode(completion, model=Order) == ORDER
         assert em.body["response_format"]["json_schema"]["name"] == "Order"
 
@@ -143,8 +178,7 @@ def test_openai_json_mode_needs_the_word_json() -> None:
     em = schemacast.emit(Order, "openai", mode="json")
     assert em.body == {"response_format": {"type": "json_object"}}
     assert any('"json"' in n["reason"] for n in em.notes)
-    answer = ORDER.model_dump(mode="json")
-    server = Server(httpx2, lambda _: recorded.chat_completion(em.response_for(answer)), recorded.OPENAI_HEADERS)
+    server = serve(em, ORDER.model_dump(mode="json"))
     completion = openai_client(server).chat.completions.create(
         model="gpt-4o-mini", messages=[{"role": "user", "content": "Answer in JSON."}], **em.body
     )
@@ -152,17 +186,8 @@ def test_openai_json_mode_needs_the_word_json() -> None:
     assert em.decode(completion, model=Order) == ORDER
 
 
-@pytest.mark.parametrize("case", ["Order", *APP_CASES])
-def test_openai_responses_api(case: str) -> None:
-    schema, answer = (Order, ORDER.model_dump(mode="json")) if case == "Order" else app(case)
-    em = schemacast.emit(schema, "openai-responses")
-    answer = em.project(answer)
-    default_text = {"format": {"type": "text"}, "verbosity": "medium"}
-    server = Server(
-        httpx2,
-        lambda sent: recorded.response(em.response_for(answer), sent.get("text", default_text)),
-        recorded.OPENAI_HEADERS,
-    )
+def test_openai_responses_api(case: Case) -> None:
+    em, answer, server = exchange(case, "openai-responses")
     result = openai_client(server).responses.create(model="gpt-4.1", input="Extract the data.", **em.body)
     assert server.last.url.path == "/v1/responses"
     arrived(server.sent, em)
@@ -182,12 +207,8 @@ def anthropic_client(server: Server) -> anthropic.Anthropic:
 
 
 @pytest.mark.parametrize("mechanism", ["tool", "strict-tool", "output-format"])
-@pytest.mark.parametrize("case", ["Order", *APP_CASES])
-def test_anthropic_messages(case: str, mechanism: str) -> None:
-    schema, answer = (Order, ORDER.model_dump(mode="json")) if case == "Order" else app(case)
-    em = schemacast.emit(schema, "claude", claude_mechanism=mechanism)
-    answer = em.project(answer)
-    server = Server(httpx2, lambda _: recorded.message(em.response_for(answer)), recorded.ANTHROPIC_HEADERS)
+def test_anthropic_messages(case: Case, mechanism: str) -> None:
+    em, answer, server = exchange(case, "claude", claude_mechanism=mechanism)
     message = anthropic_client(server).messages.create(
         model="claude-sonnet-5",
         max_tokens=1024,
@@ -214,8 +235,7 @@ def test_anthropic_legacy_beta_output_format_goes_through_extra_body() -> None:
     em = schemacast.emit(Order, "claude", claude_mechanism="output-format-beta")
     assert list(em.body) == ["output_format"]
     assert em.headers == {"anthropic-beta": "structured-outputs-2025-11-13"}
-    answer = ORDER.model_dump(mode="json")
-    server = Server(httpx2, lambda _: recorded.message(em.response_for(answer)), recorded.ANTHROPIC_HEADERS)
+    server = serve(em, ORDER.model_dump(mode="json"))
     client = anthropic_client(server)
     kwargs: dict[str, Any] = {
         "model": "claude-sonnet-5",
@@ -257,13 +277,9 @@ def normal(value: Any) -> Any:
     return value
 
 
-@pytest.mark.parametrize("case", ["Order", *APP_CASES])
-def test_gemini_generation_config_response_schema(case: str) -> None:
-    schema, answer = (Order, ORDER.model_dump(mode="json")) if case == "Order" else app(case)
-    em = schemacast.emit(schema, "gemini")
-    answer = em.project(answer)
+def test_gemini_generation_config_response_schema(case: Case) -> None:
+    em, answer, server = exchange(case, "gemini")
     fragment = em.body["generationConfig"]
-    server = Server(httpx2, lambda _: recorded.generate_content(em.response_for(answer)), recorded.GEMINI_HEADERS)
     client = gemini_client(server)
 
     # The path the SDK documents: its own request type accepts the camelCase fragment...
@@ -290,18 +306,14 @@ def test_gemini_generation_config_response_schema(case: str) -> None:
     assert same_json({k: v for k, v in sent.items() if k != "temperature"}, fragment)
     assert isinstance(result, genai_types.GenerateContentResponse)
     assert em.decode(result) == answer
-    if case == "Order":
+    if case.schema is Order:
         assert em.decode(result, model=Order) == ORDER
 
 
-@pytest.mark.parametrize("case", ["Order", *APP_CASES])
-def test_gemini_generation_config_response_json_schema(case: str) -> None:
-    schema, answer = (Order, ORDER.model_dump(mode="json")) if case == "Order" else app(case)
-    em = schemacast.emit(schema, "gemini", gemini_dialect="json-schema")
-    answer = em.project(answer)
+def test_gemini_generation_config_response_json_schema(case: Case) -> None:
+    em, answer, server = exchange(case, "gemini", gemini_dialect="json-schema")
     fragment = em.body["generationConfig"]
     assert "responseJsonSchema" in fragment  # every case has a native schema in this dialect
-    server = Server(httpx2, lambda _: recorded.generate_content(em.response_for(answer)), recorded.GEMINI_HEADERS)
     config = genai_types.GenerateContentConfig(**fragment)
     result = gemini_client(server).models.generate_content(
         model="gemini-2.5-flash", contents="Extract the data.", config=config
@@ -316,7 +328,7 @@ def test_gemini_sdk_keeps_every_app_schema_equivalent(path: Path) -> None:
     """Over every application schema: the SDK's rewrite of `responseSchema`
     changes spelling and order only, and `extra_body` sends it byte for byte."""
     em = schemacast.emit(load(path), "gemini")
-    server = Server(httpx2, lambda _: recorded.generate_content(em.response_for({})), recorded.GEMINI_HEADERS)
+    server = serve(em, {})
     client = gemini_client(server)
     fragment = em.body["generationConfig"]
     client.models.generate_content(
@@ -334,15 +346,16 @@ def test_gemini_sdk_keeps_every_app_schema_equivalent(path: Path) -> None:
 # --- Ollama ---------------------------------------------------------------------------
 
 
+def ollama_client(server: Server) -> ollama.Client:
+    return ollama.Client(host="http://ollama.test:11434", transport=httpx.MockTransport(server))
+
+
 @pytest.mark.parametrize("mode", ["schema", "json"])
-@pytest.mark.parametrize("case", ["Order", *APP_CASES])
-def test_ollama_chat(case: str, mode: str) -> None:
-    schema, answer = (Order, ORDER.model_dump(mode="json")) if case == "Order" else app(case)
-    em = schemacast.emit(schema, "ollama", mode=mode)
-    answer = em.project(answer)
-    server = Server(httpx, lambda _: recorded.ollama_chat(em.response_for(answer)), recorded.OLLAMA_HEADERS)
-    client = ollama.Client(host="http://ollama.test:11434", transport=httpx.MockTransport(server))
-    result = client.chat(model="llama3.1:8b", messages=[{"role": "user", "content": "Extract the data."}], **em.body)
+def test_ollama_chat(case: Case, mode: str) -> None:
+    em, answer, server = exchange(case, "ollama", mode=mode)
+    result = ollama_client(server).chat(
+        model="llama3.1:8b", messages=[{"role": "user", "content": "Extract the data."}], **em.body
+    )
     assert server.last.url.path == "/api/chat"
     arrived(server.sent, em)
     if em.body:
@@ -366,9 +379,7 @@ SDK_CALLS: dict[str, Callable[[Server, schemacast.Emission], Any]] = {
         contents="x",
         config=genai_types.GenerateContentConfig(http_options=genai_types.HttpOptions(extra_body=em.body)),
     ),
-    "ollama": lambda s, em: ollama.Client(host="http://ollama.test", transport=httpx.MockTransport(s)).chat(
-        model="m", messages=[], **em.body
-    ),
+    "ollama": lambda s, em: ollama_client(s).chat(model="m", messages=[], **em.body),
 }
 
 
@@ -394,7 +405,7 @@ def test_sdk_response_objects_decode_as_their_wire_body(path: Path) -> None:
     if "mechanism" in case:
         kwargs["claude_mechanism"] = case["mechanism"]
     em = schemacast.emit(case["schema"], provider, **kwargs)
-    http = httpx if provider == "ollama" else httpx2
+    http = WIRE[provider][0]
     server = Server(http, lambda _: case["body"], {"content-type": "application/json"})
     sdk_object = SDK_CALLS[provider](server, em)
     assert not isinstance(sdk_object, dict)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,8 +34,11 @@ def test_the_typed_sample_runs() -> None:
     typing_sample.main()
 
 
-@pytest.mark.parametrize("wrong", ["em.decode(r, model=City).nope", "schemacast.emit({}, 'openai', mode='yaml')"])
-def test_mypy_catches_misuse(tmp_path: Path, wrong: str) -> None:
+@pytest.mark.parametrize(
+    ("wrong", "code"),
+    [("em.decode(r, model=City).nope", "attr-defined"), ("schemacast.emit({}, 'openai', mode='yaml')", "arg-type")],
+)
+def test_mypy_catches_misuse(tmp_path: Path, wrong: str, code: str) -> None:
     sample = tmp_path / "misuse.py"
     sample.write_text(
         "import pydantic, schemacast\n"
@@ -43,4 +47,8 @@ def test_mypy_catches_misuse(tmp_path: Path, wrong: str) -> None:
         f"{wrong}\n"
     )
     done = run("mypy", "--strict", "--no-incremental", str(sample))
-    assert done.returncode == 1 and "error:" in done.stdout, done.stdout
+    errors = [line for line in done.stdout.splitlines() if ": error: " in line]
+    # Exactly one error, on the misuse (line 6), of the expected code: the lines
+    # before it type-check.
+    assert done.returncode == 1 and len(errors) == 1, done.stdout
+    assert re.fullmatch(rf"\S*misuse\.py:6: error: .*  \[{code}\]", errors[0]), done.stdout

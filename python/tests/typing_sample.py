@@ -37,11 +37,15 @@ def main() -> None:
         assert violations
     except schemacast.DecodeError as e:
         assert_type(e.kind, str)
+    else:
+        raise AssertionError("an empty response body decoded")
     try:
         schemacast.emit({"type": "nope"}, "openai")
     except schemacast.SchemaError as e:
         assert_type(e.problems, List[tuple[str, str]])
         assert_type(e.pointer, str)
+    else:
+        raise AssertionError("an invalid schema compiled")
     infos: list[schemacast.ProviderInfo] = schemacast.providers()
     assert infos[0]["name"] == "openai"
     schemacast.validate({"type": "integer"}, 3)

@@ -64,6 +64,8 @@ def classify(f):
     text = f.get("text") or ""
     strs = strings_in(text)
     nums = numbers_in(text)
+    if kind == "error":
+        return f"{e}: the worker died or broke its protocol: {err[:100]}"
     if kind in ("timeout", "accept-timeout"):
         if e == "outlines":
             return "outlines: regex→DFA index build exceeds the time-out (any-value `{}` unions, open maps, nested repetition)"

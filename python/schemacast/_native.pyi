@@ -1,58 +1,12 @@
+"""The compiled extension (python/src): its types. The package's `__init__.py`
+re-exports these names; `_errors.py` and `_types.py` carry their annotations inline."""
+
 from typing import Any, TypeVar, final, overload
 
-
-from ._errors import (
-    DecodeError as DecodeError,
-    Error as Error,
-    NoAnswer as NoAnswer,
-    NotJson as NotJson,
-    Refusal as Refusal,
-    RepeatedKey as RepeatedKey,
-    SchemaError as SchemaError,
-    SchemaViolation as SchemaViolation,
-    Truncated as Truncated,
-)
-from ._types import (
-    JSON,
-    Adapter,
-    ClaudeMechanism,
-    Draft,
-    Enforcement,
-    GeminiDialect,
-    Mode,
-    Schema,
-)
-from ._types import (
-    Note as Note,
-    Provider as Provider,
-    ProviderInfo as ProviderInfo,
-    Violation as Violation,
-)
+from ._errors import DecodeError
+from ._types import JSON, Adapter, ClaudeMechanism, Draft, Enforcement, GeminiDialect, Mode, Note, ProviderInfo, Schema
 
 __version__: str
-__all__ = [
-    "DecodeError",
-    "Emission",
-    "Error",
-    "NoAnswer",
-    "NotJson",
-    "Note",
-    "Provider",
-    "ProviderInfo",
-    "Refusal",
-    "RepeatedKey",
-    "SchemaError",
-    "SchemaViolation",
-    "Truncated",
-    "Violation",
-    "__version__",
-    "emit",
-    "instruction",
-    "project",
-    "providers",
-    "repair",
-    "validate",
-]
 
 _M = TypeVar("_M")
 
