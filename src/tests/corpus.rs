@@ -200,11 +200,7 @@ fn sweep(draft: Draft) {
     assert!(cases.len() > 150, "the suite has its cases ({})", cases.len());
     // Per provider and mode, how many schemas reach each enforcement level: a
     // coverage change shows in review as a changed count.
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(super::root().join("snapshots").join("suite"));
-    settings.set_prepend_module_to_snapshot(false);
-    settings.set_omit_expression(true);
-    settings.bind(|| insta::assert_snapshot!(folder(draft), summary));
+    assert!(super::snapshot("suite", folder(draft), None, &summary), "snapshots/suite/{}.snap differs", folder(draft));
 }
 
 #[test]

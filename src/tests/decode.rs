@@ -58,16 +58,8 @@ fn decode_golden() {
     for (pname, case, v) in all {
         let provider: Provider = pname.parse().expect("folder names a provider");
         let rendered = render(&v, provider);
-        let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path(super::root().join("snapshots").join("decode"));
-        settings.set_prepend_module_to_snapshot(false);
-        settings.set_omit_expression(true);
-        settings.set_description(format!("src/tests/responses/{pname}/{case}.json"));
         let name = format!("{pname}__{case}");
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            settings.bind(|| insta::assert_snapshot!(name.as_str(), rendered));
-        }));
-        if r.is_err() {
+        if !super::snapshot("decode", &name, Some(format!("src/tests/responses/{pname}/{case}.json")), &rendered) {
             failed.push(name);
         }
     }

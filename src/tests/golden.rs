@@ -7,7 +7,6 @@
 use crate::{ClaudeMechanism, GeminiDialect, Mode, Options, Provider};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Bodies longer than this are shown as a size and a digest.
 const MAX_SHOWN_BODY: usize = 16 * 1024;
@@ -139,15 +138,8 @@ fn golden() {
             let options = with_documents(&group, options);
             let rendered = render(&schema, &options);
             let name = format!("{group}__{case}");
-            let mut settings = insta::Settings::clone_current();
-            settings.set_snapshot_path(super::root().join("snapshots").join(&target));
-            settings.set_prepend_module_to_snapshot(false);
-            settings.set_omit_expression(true);
-            settings.set_description(format!("fixtures/{group}/{case}.json × {target}"));
-            let result = catch_unwind(AssertUnwindSafe(|| {
-                settings.bind(|| insta::assert_snapshot!(name.as_str(), rendered));
-            }));
-            if result.is_err() {
+            let description = format!("fixtures/{group}/{case}.json × {target}");
+            if !super::snapshot(&target, &name, Some(description), &rendered) {
                 failed.push(format!("{target}: {group}/{case}"));
             }
         }

@@ -26,6 +26,23 @@ pub(crate) fn fixtures() -> Vec<(String, String, PathBuf)> {
     grouped_json(&root().join("fixtures"))
 }
 
+/// Compares `rendered` with `snapshots/<folder>/<name>.snap` (explicit names,
+/// no module prefix); `false` when it differs or is missing, so a test can list
+/// every difference before it fails.
+pub(crate) fn snapshot(folder: &str, name: &str, description: Option<String>, rendered: &str) -> bool {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(root().join("snapshots").join(folder));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    if let Some(d) = description {
+        settings.set_description(d);
+    }
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        settings.bind(|| insta::assert_snapshot!(name, rendered));
+    }))
+    .is_ok()
+}
+
 /// The entries of `dir`, sorted (a test folder that cannot be read fails the test).
 pub(crate) fn entries(dir: &Path) -> Vec<PathBuf> {
     let read = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{} is readable: {e}", dir.display()));
