@@ -19,7 +19,7 @@ pub enum Enforcement {
     /// Nothing native: the caller should ask in the prompt (see the notes) and
     /// rely on local validation.
     Prompt,
-    /// Plain text was asked for ([`Mode::Text`]).
+    /// Plain text was asked for ([`Mode::Text`](crate::Mode::Text)).
     None,
 }
 
