@@ -132,6 +132,8 @@ impl Reader {
         self.failure.as_ref()
     }
 
+    #[cold]
+    #[inline(never)]
     fn fail(&mut self, certain: bool, message: String) {
         self.st = St::Failed;
         self.failure = Some(Failure { certain, message });

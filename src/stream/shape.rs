@@ -144,6 +144,12 @@ impl<'e> Shapes<'e> {
         self.shapes[s as usize].strings.as_deref()
     }
 
+    /// How many member names an object here may have, when they are known
+    /// (room to make for it at once).
+    pub(crate) fn key_count(&self, s: ShapeId) -> usize {
+        self.shapes[s as usize].keys.as_ref().map_or(0, Vec::len)
+    }
+
     /// Whether an object here may have a member `key`.
     pub(crate) fn key_allowed(&self, s: ShapeId, key: &str) -> bool {
         self.shapes[s as usize].keys.as_ref().is_none_or(|k| k.binary_search(&key).is_ok())

@@ -61,6 +61,7 @@ impl Front {
         reader.is_done() && self.st == St::Trail { ticks: if self.fenced { 3 } else { 0 } }
     }
 
+    #[cold]
     fn fail(&mut self, why: &'static str) {
         self.st = St::Failed;
         self.failure = Some(why);

@@ -71,8 +71,9 @@ struct Aside<'e> {
 #[derive(Debug)]
 struct Open<'e> {
     ctx: Ctx<'e>,
-    /// The `enum` members it may still become, and its text so far, when restricted.
-    members: Option<(Vec<&'e str>, String)>,
+    /// Restricted to `enum` members: [`Tree::members`] holds those it may
+    /// still become, [`Tree::sofar`] its text so far.
+    restricted: bool,
 }
 
 /// The value read so far, with what it needs to grow and to be checked.
@@ -84,6 +85,10 @@ pub(crate) struct Tree<'e> {
     spare: Vec<Frame<'e>>,
     aside: Option<Aside<'e>>,
     string: Option<Open<'e>>,
+    /// The open string's candidate `enum` members and text, when restricted
+    /// (one string is open at a time: the buffers are reused).
+    members: Vec<&'e str>,
+    sofar: String,
     /// The context of the number or literal being read.
     pending: Option<Ctx<'e>>,
     /// The pointer of the innermost open container that is part of the answer.
@@ -137,6 +142,8 @@ impl<'e> Tree<'e> {
             spare: Vec::new(),
             aside: None,
             string: None,
+            members: Vec::new(),
+            sofar: String::new(),
             pending: None,
             path: String::new(),
             completed: String::new(),
@@ -228,6 +235,13 @@ impl<'e> Tree<'e> {
         self.ends.push(self.completed.len());
     }
 
+    #[cold]
+    fn no_member(&mut self, seg: Seg) {
+        let message = format!("no `enum` member starts with {}", Value::String(self.sofar.clone()));
+        self.violate(self.pointer(seg), message);
+    }
+
+    #[cold]
     fn violate(&mut self, pointer: String, message: String) {
         if self.violation.is_none() {
             self.violation = Some((pointer, message));
@@ -385,7 +399,9 @@ impl Sink for Tree<'_> {
         match kind {
             Kind::Object | Kind::Array => {
                 let object = kind == Kind::Object;
-                let empty = if object { Value::Object(Map::new()) } else { Value::Array(Vec::new()) };
+                // A closed object gets room for its declared members at once.
+                let room = ctx.shape.zip(self.shapes.as_ref()).map_or(0, |(s, all)| all.key_count(s));
+                let empty = if object { Value::Object(Map::with_capacity(room)) } else { Value::Array(Vec::new()) };
                 let at_root = self.whole && self.frames.is_empty() && self.aside.is_none();
                 let union = ctx.ann.filter(|a| at_root || ann::is_union(a));
                 let aside = self.aside.is_none() && union.is_some_and(|a| at_root || self.has_markers(a));
@@ -422,12 +438,15 @@ impl Sink for Tree<'_> {
                     .shape
                     .filter(|_| ctx.report)
                     .zip(self.shapes.as_ref())
-                    .and_then(|(s, shapes)| shapes.strings(s))
-                    .map(|m| (m.to_vec(), String::new()));
+                    .and_then(|(s, shapes)| shapes.strings(s));
+                let restricted = members.is_some();
+                self.members.clear();
+                self.members.extend(members.unwrap_or_default());
+                self.sofar.clear();
                 // Strings arrive in pieces: room for a few spares reallocations.
                 self.insert(Value::String(String::with_capacity(24)));
-                self.string = Some(Open { ctx, members });
-                if self.string.as_ref().is_some_and(|s| s.members.as_ref().is_some_and(|(m, _)| m.is_empty())) {
+                self.string = Some(Open { ctx, restricted });
+                if restricted && self.members.is_empty() {
                     self.chunk("");
                 }
             }
@@ -439,15 +458,14 @@ impl Sink for Tree<'_> {
         if let Some(s) = self.open_string() {
             s.push_str(text);
         }
-        let Some(open) = self.string.as_mut() else { return };
-        let Some((members, sofar)) = open.members.as_mut() else { return };
-        sofar.push_str(text);
-        members.retain(|m| m.starts_with(sofar.as_str()));
-        if members.is_empty() {
-            let message = format!("no `enum` member starts with {}", Value::String(sofar.clone()));
+        let Some(open) = self.string.as_mut().filter(|o| o.restricted) else { return };
+        self.sofar.push_str(text);
+        let sofar = self.sofar.as_str();
+        self.members.retain(|m| m.starts_with(sofar));
+        if self.members.is_empty() {
+            open.restricted = false;
             let seg = open.ctx.seg;
-            open.members = None;
-            self.violate(self.pointer(seg), message);
+            self.no_member(seg);
         }
     }
 
@@ -491,10 +509,8 @@ impl Sink for Tree<'_> {
 
     fn end(&mut self) {
         if let Some(open) = self.string.take() {
-            if let Some((members, sofar)) = &open.members
-                && !members.contains(&sofar.as_str())
-            {
-                let message = format!("{} is not one of the `enum` members", Value::String(sofar.clone()));
+            if open.restricted && !self.members.contains(&self.sofar.as_str()) {
+                let message = format!("{} is not one of the `enum` members", Value::String(self.sofar.clone()));
                 self.violate(self.pointer(open.ctx.seg), message);
             }
             if open.ctx.report {
@@ -504,8 +520,7 @@ impl Sink for Tree<'_> {
         }
         let Some(f) = self.frames.pop() else { return };
         if f.ctx.report {
-            let here = self.path.clone();
-            self.completed.push_str(&here);
+            self.completed.push_str(&self.path);
             self.ends.push(self.completed.len());
         }
         self.path.truncate(f.path_len);
