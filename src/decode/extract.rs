@@ -54,14 +54,24 @@ fn responses(body: &Value) -> Result<(Raw, FinishReason), DecodeError> {
             match part.get("type").and_then(Value::as_str) {
                 Some("output_text") => text.push_str(part.get("text").and_then(Value::as_str).unwrap_or_default()),
                 Some("refusal") => {
-                    let why = part.get("refusal").and_then(Value::as_str).unwrap_or("a refusal part");
-                    return Err(DecodeError::Refusal(why.to_owned()));
+                    return Err(DecodeError::Refusal(responses_refusal(part.get("refusal").and_then(Value::as_str))));
                 }
                 _ => {}
             }
         }
     }
     finish_text(text, finish)
+}
+
+/// The words of a Responses `refusal` part (its text, or that there was one).
+/// The stream decoder's early error says the same.
+pub(crate) fn responses_refusal(text: Option<&str>) -> String {
+    text.filter(|t| !t.is_empty()).unwrap_or("a refusal part").to_owned()
+}
+
+/// The words of an Anthropic `stop_reason: refusal` (the text so far, or the reason).
+pub(crate) fn anthropic_refusal(text: &str) -> String {
+    if text.is_empty() { "stop_reason `refusal`".to_owned() } else { text.to_owned() }
 }
 
 /// Cohere v2: `message.content[]` text parts; `finish_reason`.
@@ -228,7 +238,7 @@ fn claude(body: &Value, tool: Option<&str>) -> Result<(Raw, FinishReason), Decod
         Some("max_tokens" | "model_context_window_exceeded") => FinishReason::Length,
         Some("tool_use") => FinishReason::ToolCalls,
         Some("refusal") => {
-            return Err(DecodeError::Refusal(if text.is_empty() { "stop_reason `refusal`".to_owned() } else { text }));
+            return Err(DecodeError::Refusal(anthropic_refusal(&text)));
         }
         Some(other) => FinishReason::Other(other.to_owned()),
     };

@@ -10,7 +10,7 @@ mod json;
 pub(crate) use body::response_body;
 #[cfg(any(test, feature = "laws"))]
 pub(crate) use body::text_body;
-pub(crate) use extract::{Raw, error_text, extract};
+pub(crate) use extract::{Raw, anthropic_refusal, error_text, extract, responses_refusal};
 pub(crate) use json::{parse as parse_json, repeated};
 
 use crate::error::Error;

@@ -17,6 +17,7 @@
 //! Thinking (`thinking_delta`, `thought` parts, `reasoningContent`,
 //! `reasoning_content`, Ollama's `message.thinking`, Cohere's `thinking`) is skipped.
 
+use crate::decode;
 use crate::profile::Envelope;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -381,9 +382,10 @@ fn converse<'v>(
 pub(crate) fn refused(envelope: Envelope, acc: &Acc, text: &str) -> Option<String> {
     match envelope {
         Envelope::ChatCompletions => acc.refusal.clone().filter(|r| !r.is_empty()),
-        Envelope::Responses => acc.refusal.clone().map(|r| if r.is_empty() { "a refusal part".to_owned() } else { r }),
-        Envelope::Anthropic => (acc.finish.as_ref().and_then(Value::as_str) == Some("refusal"))
-            .then(|| if text.is_empty() { "stop_reason `refusal`".to_owned() } else { text.to_owned() }),
+        Envelope::Responses => acc.refusal.as_deref().map(|r| decode::responses_refusal(Some(r))),
+        Envelope::Anthropic => {
+            (acc.finish.as_ref().and_then(Value::as_str) == Some("refusal")).then(|| decode::anthropic_refusal(text))
+        }
         _ => None,
     }
 }

@@ -232,7 +232,9 @@ proptest! {
         }
     }
 
-    /// Arbitrary events never make the decoder panic.
+    /// Arbitrary events never make the decoder panic; an early error is only
+    /// said of a stream that ends in an error, and an early refusal in the same
+    /// words as the end.
     #[test]
     fn prop_stream_never_panics(events in prop::collection::vec(super::decode::arbitrary_body(), 0..6)) {
         let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
@@ -242,7 +244,14 @@ proptest! {
             for e in &events {
                 let _ = stream.push(e);
             }
-            let _ = stream.finish();
+            let early = stream.partial().error().cloned();
+            let end = stream.finish();
+            if let Some(early) = early {
+                prop_assert!(end.is_err(), "{p}: early {early} but the stream ends well");
+                if let (crate::EarlyError::Refusal(a), Err(crate::DecodeError::Refusal(b))) = (&early, &end) {
+                    prop_assert_eq!(a, b, "{}: the refusal's words", p);
+                }
+            }
         }
     }
 }
@@ -451,6 +460,11 @@ fn ok_transcripts_end_as_decode_of_the_whole_response() {
         let provider: Provider = pname.parse().expect("folder names a provider");
         let em = fixture_emission(&spec, provider);
         let want = em.decode(body);
+        // What the whole response means, read from the case's name, so that an
+        // error on both sides cannot pass for agreement.
+        let expected = ["refusal", "truncated", "not-json", "no-answer"].into_iter().find(|k| case.contains(k));
+        let got = want.as_ref().err().map(|e| e.kind().replace('_', "-"));
+        assert_eq!(got.as_deref(), expected, "{pname}/{case}: decode of the whole response: {want:?}");
         for chunk in [1, 7, 4096] {
             let mut stream = em.stream();
             for e in split_events(&transcript, chunk) {
@@ -461,6 +475,28 @@ fn ok_transcripts_end_as_decode_of_the_whole_response() {
         checked += 1;
     }
     assert!(checked >= 6, "whole-response bodies beside the transcripts: {checked}");
+}
+
+/// The refusal `decode` reads from a whole response is the one the stream
+/// reports early, also when the refusal has no text (Responses: a `refusal`
+/// part whose text is empty).
+#[test]
+fn err_an_empty_refusal_reads_alike_early_and_at_the_end() {
+    let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let em = crate::emit(&schema, Provider::OpenAiResponses).expect("compiles");
+    for done in [
+        json!({"type": "response.refusal.done", "item_id": "m"}),
+        json!({"type": "response.refusal.done", "item_id": "m", "refusal": ""}),
+    ] {
+        let mut stream = em.stream();
+        stream.push(&json!({"type": "response.created", "response": {"status": "in_progress", "output": []}}));
+        stream.push(&done);
+        stream.push(&json!({"type": "response.completed", "response": {"status": "completed", "output": []}}));
+        let early = stream.partial().error().cloned();
+        let end = stream.finish();
+        assert_eq!(early, Some(crate::EarlyError::Refusal("a refusal part".to_owned())), "{done}");
+        assert_eq!(end, Err(crate::DecodeError::Refusal("a refusal part".to_owned())), "{done}");
+    }
 }
 
 #[test]
