@@ -38,6 +38,9 @@ struct Ctx<'e> {
     drops_null: bool,
 }
 
+/// Most members a closed object is given room for before any arrives.
+const ROOM: usize = 32;
+
 const INERT: Ctx<'static> = Ctx { seg: Seg::Root, report: false, ann: None, shape: None, drops_null: false };
 
 #[derive(Debug)]
@@ -399,8 +402,9 @@ impl Sink for Tree<'_> {
         match kind {
             Kind::Object | Kind::Array => {
                 let object = kind == Kind::Object;
-                // A closed object gets room for its declared members at once.
-                let room = ctx.shape.zip(self.shapes.as_ref()).map_or(0, |(s, all)| all.key_count(s));
+                // A closed object gets room for its declared members at once (up
+                // to a few dozen: a wide schema says nothing about how many come).
+                let room = ctx.shape.zip(self.shapes.as_ref()).map_or(0, |(s, all)| all.key_count(s)).min(ROOM);
                 let empty = if object { Value::Object(Map::with_capacity(room)) } else { Value::Array(Vec::new()) };
                 let at_root = self.whole && self.frames.is_empty() && self.aside.is_none();
                 let union = ctx.ann.filter(|a| at_root || ann::is_union(a));
