@@ -45,26 +45,6 @@ pub struct Emission {
 }
 
 impl Emission {
-    pub(crate) fn new(provider: Provider, mode: Mode, source: Option<&Value>) -> Self {
-        Emission {
-            provider,
-            mode,
-            body: Value::Object(Map::new()),
-            headers: Vec::new(),
-            enforcement: Enforcement::None,
-            notes: Vec::new(),
-            source: source.cloned(),
-            validator: None,
-            reshape: None,
-            tool: None,
-            work: None,
-            readings: crate::closure::Readings::ALL,
-            assert_formats: true,
-            branches: std::sync::Arc::default(),
-            sent_branches: std::sync::Arc::default(),
-        }
-    }
-
     /// Whether reversible rewrites (contract §5) shape this emission's answers:
     /// [`decode`](Emission::decode) undoes them.
     #[must_use]

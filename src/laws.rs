@@ -102,14 +102,7 @@ impl Admits {
         if !v.is_valid(y) {
             return Ok(());
         }
-        let decoded = match &self.emission.reshape {
-            Some(ann) => {
-                let accepts = |at: &str, z: &Value| self.emission.sent_accepts(at, z);
-                crate::reshape::inverse(y.clone(), ann, &accepts)
-                    .map_err(|e| format!("{y} admitted but {}", crate::DecodeError::from(e)))?
-            }
-            None => y.clone(),
-        };
+        let decoded = self.emission.undo(y.clone()).map_err(|e| format!("{y} admitted but {e}"))?;
         if validator.is_valid(&decoded) {
             Ok(())
         } else {

@@ -119,7 +119,17 @@ impl Provider {
             Provider::LlamaCpp => &["llama.cpp", "llama-server"],
             Provider::Bedrock => &["aws-bedrock"],
             Provider::Vertex => &["vertex-ai"],
-            _ => &[],
+            // No other spelling: each new provider decides here.
+            Provider::OpenAi
+            | Provider::Groq
+            | Provider::Mistral
+            | Provider::OpenRouter
+            | Provider::Ollama
+            | Provider::DeepSeek
+            | Provider::Cerebras
+            | Provider::Fireworks
+            | Provider::Vllm
+            | Provider::Cohere => &[],
         }
     }
 }

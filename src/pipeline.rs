@@ -73,13 +73,24 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
             em.notes.push(Note::new("", "", Action::Info, *caveat));
         }
     }
-    let mut out = Emission::new(opts.provider, opts.mode, schema);
     let Fragment { body, headers, enforcement, notes, reshape, tool } = em;
-    (out.body, out.headers, out.enforcement, out.notes, out.reshape, out.tool) =
-        (body, headers, enforcement, notes, reshape, tool);
-    (out.validator, out.work, out.readings, out.assert_formats) =
-        (validator, working, opts.readings(), opts.assert_formats);
-    Ok(out)
+    Ok(Emission {
+        provider: opts.provider,
+        mode: opts.mode,
+        body,
+        headers,
+        enforcement,
+        notes,
+        source: schema.cloned(),
+        validator,
+        reshape,
+        tool,
+        work: working,
+        readings: opts.readings(),
+        assert_formats: opts.assert_formats,
+        branches: std::sync::Arc::default(),
+        sent_branches: std::sync::Arc::default(),
+    })
 }
 
 impl Options {

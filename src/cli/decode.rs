@@ -77,19 +77,13 @@ fn stream(emission: &schemacast::Emission, args: &Args, io: &mut Io<'_>) -> i32 
     let path = args.input.as_deref().unwrap_or("-");
     // Read as it arrives (a live pipe shows partials and early errors as soon
     // as they are known): standard input in chunks, a file likewise.
-    let mut file;
     let Io { stdin, out, err, .. } = io;
-    let source: &mut dyn std::io::Read = if path == "-" {
-        &mut **stdin
-    } else {
-        file = match std::fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) => {
-                let _ = writeln!(err, "error: cannot read {path}: {e}");
-                return 2;
-            }
-        };
-        &mut file
+    let mut source = match super::io::open_input(&mut **stdin, path) {
+        Ok(s) => s,
+        Err(why) => {
+            let _ = writeln!(err, "error: {why}");
+            return 2;
+        }
     };
     let mut split = schemacast::EventSplitter::new();
     let mut decoder = emission.stream();
@@ -102,7 +96,7 @@ fn stream(emission: &schemacast::Emission, args: &Args, io: &mut Io<'_>) -> i32 
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                let _ = writeln!(err, "error: cannot read {path}: {e}");
+                let _ = writeln!(err, "error: {}", super::io::read_error(path, &e));
                 return 2;
             }
         };
@@ -113,6 +107,7 @@ fn stream(emission: &schemacast::Emission, args: &Args, io: &mut Io<'_>) -> i32 
     for event in split.finish() {
         show(&mut decoder, &event, &mut last, &mut told, (&mut **out, &mut **err));
     }
+    drop(source);
     match decoder.finish() {
         Ok(answer) => {
             io.print(&answer.value().to_string());

@@ -24,12 +24,24 @@ impl Io<'_> {
 
     /// Reads FILE, or standard input for `-`.
     pub(crate) fn read_input(&mut self, path: &str) -> Result<String, String> {
-        if path == "-" {
-            let mut s = String::new();
-            self.stdin.read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
-            Ok(s)
-        } else {
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
-        }
+        let mut s = String::new();
+        open_input(&mut *self.stdin, path)?.read_to_string(&mut s).map_err(|e| read_error(path, &e))?;
+        Ok(s)
     }
+}
+
+/// FILE, or standard input for `-`, opened to be read as it arrives.
+pub(crate) fn open_input<'s>(stdin: &'s mut dyn Read, path: &str) -> Result<Box<dyn Read + 's>, String> {
+    if path == "-" {
+        return Ok(Box::new(stdin));
+    }
+    match std::fs::File::open(path) {
+        Ok(f) => Ok(Box::new(f)),
+        Err(e) => Err(read_error(path, &e)),
+    }
+}
+
+/// Why FILE (or standard input, `-`) could not be read.
+pub(crate) fn read_error(path: &str, e: &std::io::Error) -> String {
+    if path == "-" { format!("cannot read standard input: {e}") } else { format!("cannot read {path}: {e}") }
 }

@@ -132,7 +132,7 @@ pub(crate) fn json(em: &mut Fragment, profile: &Profile, doc: Option<&Doc<'_>>, 
 static RULES_WRAPPED: Rules = Rules { root_unions: true, ..RULES };
 
 pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
-    let mechanism = opts.claude_mechanism.unwrap_or(crate::profile::profile(opts.provider).claude_default);
+    let mechanism = opts.claude_mechanism.unwrap_or(profile.claude_default);
     if mechanism != ClaudeMechanism::Tool {
         match strict_schema(doc, opts) {
             Ok((schema, exact, notes, annotated)) => {

@@ -145,12 +145,18 @@ fn shown(pointer: &str) -> &str {
     if pointer.is_empty() { "(root)" } else { pointer }
 }
 
-/// The schema of array element `i`, and its pointer: its `prefixItems` position, else `items`.
-pub(super) fn element<'a>(node: &'a Value, at: &str, i: usize) -> Option<(&'a Value, String)> {
-    if let Some(p) = node.get("prefixItems").and_then(|p| p.get(i)) {
-        return Some((p, format!("{at}/prefixItems/{i}")));
+/// The schema of array element `i`: its `prefixItems` position (`true`), else `items`.
+pub(super) fn element_node(node: &Value, i: usize) -> Option<(&Value, bool)> {
+    match node.get("prefixItems").and_then(|p| p.get(i)) {
+        Some(p) => Some((p, true)),
+        None => node.get("items").map(|s| (s, false)),
     }
-    node.get("items").map(|s| (s, format!("{at}/items")))
+}
+
+/// The schema of array element `i`, and its pointer.
+pub(super) fn element<'a>(node: &'a Value, at: &str, i: usize) -> Option<(&'a Value, String)> {
+    element_node(node, i)
+        .map(|(s, prefix)| (s, if prefix { format!("{at}/prefixItems/{i}") } else { format!("{at}/items") }))
 }
 
 /// The inverse of the part of an answer that `node` (a node inside the

@@ -27,7 +27,7 @@ mod inverse;
 pub(crate) mod read;
 
 pub(crate) use inverse::{InverseError, inverse, undo_at};
-use inverse::{element, refers};
+use inverse::{element, element_node, refers};
 
 /// Marks an object whose listed properties were made required and nullable.
 const NULLABLE: &str = "$schemacast:nullable";

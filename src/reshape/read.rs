@@ -36,7 +36,7 @@ pub(crate) fn member<'a>(ann: &'a Value, key: &str) -> Option<&'a Value> {
 
 /// The annotation of element `i` of an array annotated by `ann`.
 pub(crate) fn element(ann: &Value, i: usize) -> Option<&Value> {
-    super::element(ann, "", i).map(|(node, _)| node)
+    super::element_node(ann, i).map(|(node, _)| node)
 }
 
 /// Whether member `key` is dropped when it comes back `null`.

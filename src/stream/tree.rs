@@ -101,7 +101,6 @@ pub(crate) struct Tree<'e> {
     ends: Vec<usize>,
     shapes: Option<Shapes<'e>>,
     root_shape: Option<ShapeId>,
-    root_ann: Option<&'e Value>,
     wrapped: bool,
     /// The reshape can only be undone on the whole answer (`read::needs_whole`):
     /// the root is read aside, and no place-by-place check applies.
@@ -153,7 +152,6 @@ impl<'e> Tree<'e> {
             ends: Vec::new(),
             shapes,
             root_shape,
-            root_ann: reshape,
             wrapped: !whole && reshape.is_some_and(ann::is_wrapped),
             whole,
             whole_done: false,
@@ -263,7 +261,7 @@ impl<'e> Tree<'e> {
                 // Read whole: only a container, set aside, is reported (once undone).
                 let container = matches!(kind, Kind::Object | Kind::Array);
                 let report = !(self.wrapped && kind == Kind::Object) && (!self.whole || container);
-                Ctx { report, shape: self.root_shape.filter(|_| report), ann: self.root_ann, ..INERT }
+                Ctx { report, shape: self.root_shape.filter(|_| report), ann: self.emission.reshape.as_ref(), ..INERT }
             }
             Some(f) if f.envelope => {
                 let value = f.key == "value";
@@ -404,8 +402,12 @@ impl Sink for Tree<'_> {
                 let object = kind == Kind::Object;
                 // A closed object gets room for its declared members at once (up
                 // to a few dozen: a wide schema says nothing about how many come).
-                let room = ctx.shape.zip(self.shapes.as_ref()).map_or(0, |(s, all)| all.key_count(s)).min(ROOM);
-                let empty = if object { Value::Object(Map::with_capacity(room)) } else { Value::Array(Vec::new()) };
+                let empty = if object {
+                    let room = ctx.shape.zip(self.shapes.as_ref()).map_or(0, |(s, all)| all.key_count(s));
+                    Value::Object(Map::with_capacity(room.min(ROOM)))
+                } else {
+                    Value::Array(Vec::new())
+                };
                 let at_root = self.whole && self.frames.is_empty() && self.aside.is_none();
                 let union = ctx.ann.filter(|a| at_root || ann::is_union(a));
                 let aside = self.aside.is_none() && union.is_some_and(|a| at_root || self.has_markers(a));
@@ -534,7 +536,7 @@ impl Sink for Tree<'_> {
         {
             let emission = self.emission;
             let accepts = |at: &str, y: &Value| emission.sent_accepts(at, y);
-            let v = match self.root_ann {
+            let v = match &emission.reshape {
                 Some(_) if self.whole => match emission.undo(a.value) {
                     Ok(v) => {
                         self.whole_done = true;
