@@ -8,7 +8,9 @@ engine that serves its provider, prints a summary per provider and engine and th
 every failure (source case, native schema, text, the engine's message), and exits 1
 on any rejection, narrowing, time-out or error (a worker that dies or answers with
 something else than its protocol), when a (case, engine) pair was never checked, or
-when there is nothing to check.
+when there is nothing to check: no case for the selection, no native schema that
+compiled, or no value checked (everything timed out under --allow-timeouts, or the
+schemas that compiled have no values).
 
   python run_conformance.py CASES --llamacpp-new DRIVER --llamacpp-old DRIVER
       [--engines a,b] [--providers p,q] [--jobs 2] [--report report.json]
@@ -341,6 +343,7 @@ def run_engine(engine, cases, idxs, args, results, lock):
             rec = {"engine": engine, "status": "error", "error": f"{type(e).__name__}: {e}"}
         rec["wall_s"] = time.perf_counter() - t0
         with lock:
+            results["groups"][engine][rec["status"]] += 1
             for i in group:
                 results["records"][(i, engine)] = rec
     client.kill()
@@ -408,7 +411,7 @@ def main() -> int:
               f"for the providers {', '.join(sorted(providers))} on the engines {', '.join(sorted(wanted))})")
         return 1
 
-    results = {"records": {}, "versions": {}}
+    results = {"records": {}, "versions": {}, "groups": collections.defaultdict(collections.Counter)}
     lock = threading.Lock()
     weight = {"xgrammar": 3, "outlines": 10}  # rough cost per case, for the schedule
     queue = sorted(per_engine, key=lambda e: -len(per_engine[e]) * weight.get(e, 1))
@@ -442,7 +445,6 @@ def main() -> int:
         c = cases[i]
         s = stats[(c["provider"], engine)]
         s["cases"] += 1
-        s["values"] += len(c["groups"])
         base = {"provider": c["provider"], "engine": engine, "case": i, "native": c["native"]}
         if rec["status"] == "error":
             s["errors"] += 1
@@ -458,6 +460,7 @@ def main() -> int:
             failures.append({**base, "kind": "rejected", "source": c["source"], "error": rec["error"]})
             continue
         s["compiled"] += 1
+        s["values"] += len(c["groups"])  # each value has a verdict for every spelling
         narrowed_here = False
         for gi, (g, value) in enumerate(zip(c["groups"], c["values"])):
             refused = [rec["refused"][c["texts"][j]] for j in g]
@@ -499,6 +502,7 @@ def main() -> int:
             s["errors"] += 1
         elif rec["status"] == "compiled":
             s["compiled"] += 1
+            s["values"] += len(c["groups"])
             n = sum(1 for g in c["groups"] if all(rec["refused"][c["texts"][j]] is not None for j in g))
             s["narrowed_values"] += n
             s["narrowed_cases"] += bool(n)
@@ -510,10 +514,10 @@ def main() -> int:
     for e, v in sorted(results["versions"].items()):
         print(f"  {e}: {v}")
     print()
-    cols = ["cases", "compiled", "rejected", "timeouts", "errors", "narrowed_cases", "narrowed_values",
+    cols = ["cases", "compiled", "values", "rejected", "timeouts", "errors", "narrowed_cases", "narrowed_values",
             "documented_limit", "variant_refusals"]
-    heads = ["cases", "compiled", "rejected", "time-outs", "errors", "narrowed cases", "narrowed values",
-             "documented limit", "variant-only"]
+    heads = ["cases", "compiled", "values checked", "rejected", "time-outs", "errors", "narrowed cases",
+             "narrowed values", "documented limit", "variant-only"]
     print(f"{'provider':9} {'engine':20} " + " ".join(f"{h:>{max(len(h), 5)}}" for h in heads))
     for (p, e), s in sorted(stats.items()):
         line = f"{p:9} {e:20} " + " ".join(f"{s[k]:>{max(len(h), 5)}}" for k, h in zip(cols, heads))
@@ -543,11 +547,27 @@ def main() -> int:
     if unchecked:
         i, e = unchecked[0]
         print(f"\n{len(unchecked)} (case, engine) pair(s) never checked, e.g. case {i} on {e}")
-    fail = any(s["rejected"] or s["narrowed_values"] or s["errors"] or (s["timeouts"] and not args.allow_timeouts)
-               for (p, e), s in stats.items() if e != "auto")
+    # A run that compiled nothing, or checked no value, proves nothing (vLLM "auto"
+    # only re-reads the other engines' records, so it is not counted).
+    values_checked = sum(s["values"] for (p, e), s in stats.items() if e != "auto")
+    groups_compiled = sum(g["compiled"] for g in results["groups"].values())
+    groups_run = sum(sum(g.values()) for g in results["groups"].values())
+    print(f"\ntotal: {values_checked} value(s) checked, {groups_compiled} of {groups_run} distinct "
+          f"(engine, native schema) pair(s) compiled")
+    nothing = []
+    if groups_compiled == 0:
+        nothing.append("no native schema compiled on any engine")
+    if values_checked == 0:
+        nothing.append("no value was checked")
+    for why in nothing:
+        print(f"engine conformance: {why}")
+    fail = bool(nothing) or any(
+        s["rejected"] or s["narrowed_values"] or s["errors"] or (s["timeouts"] and not args.allow_timeouts)
+        for (p, e), s in stats.items() if e != "auto")
     if args.report:
         with open(args.report, "w", encoding="utf-8") as fh:
             json.dump({"elapsed_s": elapsed, "versions": results["versions"],
+                       "values_checked": values_checked, "groups_compiled": groups_compiled,
                        "stats": {f"{p}/{e}": dict(s) for (p, e), s in stats.items()}, "failures": failures,
                        "records": [{"case": i, **r, "refused": None} for (i, _), r in results["records"].items()]},
                       fh)

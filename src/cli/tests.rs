@@ -10,12 +10,18 @@ struct Outcome {
 }
 
 fn cli(args: &[&str], stdin: &str) -> Outcome {
+    // Nothing piped in reads as a terminal, as an interactive run would.
+    cli_with_terminal(args, stdin, stdin.is_empty())
+}
+
+/// [`cli`] with standard input a terminal or not as `stdin_terminal` says
+/// (`< /dev/null` is empty but no terminal).
+fn cli_with_terminal(args: &[&str], stdin: &str, stdin_terminal: bool) -> Outcome {
     let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
     let mut input = stdin.as_bytes();
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = {
-        // Nothing piped in reads as a terminal, as an interactive run would.
-        let mut io = Io { stdin: &mut input, out: &mut out, err: &mut err, stdin_terminal: stdin.is_empty() };
+        let mut io = Io { stdin: &mut input, out: &mut out, err: &mut err, stdin_terminal };
         run(&args, &mut io)
     };
     Outcome { code, out: String::from_utf8(out).unwrap_or_default(), err: String::from_utf8(err).unwrap_or_default() }
@@ -439,14 +445,9 @@ fn ok_piped_schema_is_read_without_file() {
     let o = cli(&["check"], r#"{"type": "strin"}"#);
     assert_eq!(o.code, 1, "the piped schema is checked: {}", o.out);
     // Standard input that is not a terminal but empty (`< /dev/null`): the example too.
-    let mut empty: &[u8] = b"";
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run(
-        &["emit".to_owned(), "-p".to_owned(), "openai".to_owned()],
-        &mut Io { stdin: &mut empty, out: &mut out, err: &mut err, stdin_terminal: false },
-    );
-    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
-    assert!(String::from_utf8_lossy(&err).contains("bundled"));
+    let o = cli_with_terminal(&["emit", "-p", "openai"], "", false);
+    assert_eq!(o.code, 0, "{}", o.err);
+    assert!(o.err.contains("bundled"), "{}", o.err);
     // Nothing piped (a terminal): emit compiles the example, --lines and check need FILE.
     let o = cli(&["emit", "-p", "openai"], "");
     assert!(o.code == 0 && o.err.contains("bundled"), "{}", o.err);

@@ -4,7 +4,7 @@
 //! a provider-shaped response carrying it decodes back to its projection (every
 //! reshape undone).
 
-use crate::laws;
+use crate::{Emission, laws};
 use serde_json::Value;
 use std::path::Path;
 
@@ -14,12 +14,7 @@ pub(crate) fn apps(dir: &Path) -> Vec<(String, Value, Vec<Value>)> {
     for f in super::json_files(dir) {
         let name = super::file_stem(&f);
         let schema: Value = serde_json::from_str(&std::fs::read_to_string(&f).expect("readable")).expect("JSON");
-        let lines = std::fs::read_to_string(f.with_extension("instances.jsonl")).unwrap_or_default();
-        let instances: Vec<Value> = lines
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| serde_json::from_str(l).expect("an instance"))
-            .collect();
+        let instances = super::instances(&f);
         out.push((name, schema, instances));
     }
     out
@@ -36,21 +31,33 @@ pub(crate) fn check_folder(dir: &Path) -> Vec<String> {
             let Ok(em) = opts.compile(&schema) else { continue };
             let Ok(Some(validator)) = em.local_validator() else { continue };
             for x in instances.iter().filter(|x| validator.is_valid(x)) {
-                let Some(sent) = em.sent_for(x) else {
-                    broken.push(format!("{name}: {opts:?}: no sent form for {x}"));
-                    continue;
-                };
-                if em.body().get("tools").is_some() && !sent.is_object() {
-                    continue;
-                }
-                let decoded = em.decode(&laws::encode(&em, &sent));
-                if decoded.as_ref().map(crate::Answer::value) != Ok(&em.project(x)) {
-                    broken.push(format!("{name}: {opts:?}: {x} decodes to {decoded:?}"));
+                if let Err(e) = round_trip(&em, x) {
+                    broken.push(format!("{name}: {opts:?}: {e}"));
                 }
             }
         }
     }
     broken
+}
+
+/// A provider-shaped response carrying the valid instance `x` decodes back
+/// to its projection, every reshape undone (a forced tool only carries
+/// objects: other shapes come back as text, and are not tried).
+///
+/// # Errors
+///
+/// What `x` decodes to instead, or that it has no sent form.
+pub(crate) fn round_trip(em: &Emission, x: &Value) -> Result<(), String> {
+    let Some(sent) = em.sent_for(x) else { return Err(format!("no sent form for {x}")) };
+    if em.body().get("tools").is_some() && !sent.is_object() {
+        return Ok(());
+    }
+    let decoded = em.decode(&laws::encode(em, &sent));
+    if decoded.as_ref().map(crate::Answer::value) == Ok(&em.project(x)) {
+        Ok(())
+    } else {
+        Err(format!("{x} decodes to {decoded:?}"))
+    }
 }
 
 #[test]

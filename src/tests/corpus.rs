@@ -13,7 +13,7 @@ use crate::{Draft, Mode, Options, Provider};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// One test case of the suite.
@@ -41,29 +41,12 @@ pub(crate) fn folder(draft: Draft) -> &'static str {
     }
 }
 
-fn json_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("suite folder is readable").filter_map(Result::ok) {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "json") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 /// The suite's remote documents under the URIs the suite gives them.
 fn remotes() -> &'static BTreeMap<String, Value> {
     static REMOTES: OnceLock<BTreeMap<String, Value>> = OnceLock::new();
     REMOTES.get_or_init(|| {
         let dir = suite_root().join("remotes");
-        json_files(&dir)
+        super::json_files_recursive(&dir)
             .into_iter()
             .filter_map(|f| {
                 let rel = f.strip_prefix(&dir).ok()?.to_string_lossy().replace('\\', "/");
@@ -105,7 +88,7 @@ fn needed(schema: &Value, draft: Draft) -> Vec<(String, Value)> {
 pub(crate) fn suite(draft: Draft) -> Vec<Case> {
     let dir = suite_root().join(folder(draft));
     let mut cases = Vec::new();
-    for f in json_files(&dir) {
+    for f in super::json_files_recursive(&dir) {
         let rel = f.strip_prefix(&dir).unwrap_or(&f).display().to_string();
         let text = std::fs::read_to_string(&f).expect("suite file is readable");
         let Ok(Value::Array(groups)) = serde_json::from_str::<Value>(&text) else { continue };
@@ -238,8 +221,11 @@ pub(crate) fn expected_snapshots() -> Vec<String> {
 /// agrees with an eager build.
 #[test]
 fn ok_deferred_validator_builds_for_every_fixture() {
-    let files: Vec<PathBuf> =
-        super::fixtures().into_iter().map(|(_, _, p)| p).chain(json_files(&suite_root().join("remotes"))).collect();
+    let files: Vec<PathBuf> = super::fixtures()
+        .into_iter()
+        .map(|(_, _, p)| p)
+        .chain(super::json_files_recursive(&suite_root().join("remotes")))
+        .collect();
     assert!(files.len() > 100, "the fixtures are there");
     for f in files {
         let text = std::fs::read_to_string(&f).expect("fixture is readable");

@@ -1,9 +1,10 @@
 //! Golden snapshots of `decode` over realistic response bodies
 //! (`src/tests/responses/<provider>/<case>.json`: the schema, optionally the
-//! mode, and the provider's whole response body), and the decode properties.
+//! mode, Claude's mechanism and `reshape`, and the provider's whole response
+//! body), and the decode properties.
 
 use super::{native, strategies};
-use crate::{Mode, Options, Provider};
+use crate::Provider;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -20,12 +21,7 @@ fn cases() -> Vec<(String, String, Value)> {
 }
 
 fn render(case: &Value, provider: Provider) -> String {
-    let mode: Mode = case.get("mode").and_then(Value::as_str).unwrap_or("schema").parse().expect("mode");
-    let mut opts = Options::new(provider).with_mode(mode);
-    if let Some(m) = case.get("mechanism").and_then(Value::as_str) {
-        opts = opts.with_claude_mechanism(m.parse().expect("mechanism"));
-    }
-    let em = opts.compile(&case["schema"]).expect("the fixture schema compiles");
+    let em = super::fixture_emission(case, provider);
     let mut out = format!("enforcement: {}\n", em.enforcement());
     match em.decode(&case["body"]) {
         Ok(a) => {

@@ -1,5 +1,6 @@
-//! Cases for the engine conformance suite (`.ci/engines/`): for every fixture,
-//! every application schema with its instances and every case of the vendored
+//! Cases for the engine conformance suite (`.ci/engines/`): for every fixture
+//! with the instances committed beside it (`<case>.instances.jsonl`, as the
+//! application schemas have) and every case of the vendored
 //! JSON-Schema-Test-Suite (all five drafts, remote documents supplied), and for
 //! each grammar-engine provider (vLLM, llama.cpp server, Ollama), the native
 //! schema schemacast sends and the JSON texts of the schema's valid instances
@@ -20,7 +21,7 @@
 //! (`.ci/engines/run_conformance.py`) adds engine-specific spellings and runs
 //! every engine. Without the variable the test checks the writer on one fixture.
 
-use super::{apps, corpus, golden};
+use super::{corpus, golden};
 use crate::{Draft, Emission, Options, Provider};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -76,12 +77,10 @@ impl Source {
     }
 }
 
-/// Every fixture (the suite's files excepted), with the application schemas'
-/// instances, then every case of the suite's five drafts.
+/// Every fixture (the suite's files excepted), with the instances committed
+/// beside it (`<case>.instances.jsonl`: the application schemas' and a few
+/// others'), then every case of the suite's five drafts.
 fn sources() -> Vec<Source> {
-    let apps_dir = super::root().join("fixtures/apps");
-    let app_instances: BTreeMap<String, Vec<Value>> =
-        apps::apps(&apps_dir).into_iter().map(|(name, _, xs)| (name, xs)).collect();
     let mut out = Vec::new();
     for (group, case, path) in super::fixtures() {
         if group == "json-schema-test-suite" {
@@ -89,8 +88,7 @@ fn sources() -> Vec<Source> {
         }
         let text = std::fs::read_to_string(&path).expect("fixture is readable");
         let Ok(schema) = serde_json::from_str::<Value>(&text) else { continue };
-        let mut instances =
-            if group == "apps" { app_instances.get(&case).cloned().unwrap_or_default() } else { vec![] };
+        let mut instances = super::instances(&path);
         instances.extend(crate::laws::candidates(&schema));
         instances.extend(synthesise(&schema));
         out.push(Source {
@@ -139,7 +137,10 @@ struct Stats {
     emissions: usize,
     without_native: usize,
     errors: BTreeMap<String, usize>,
+    /// Lines per provider.
     per_provider: BTreeMap<&'static str, usize>,
+    /// Values per provider: what the engines are asked to accept.
+    values_per_provider: BTreeMap<&'static str, usize>,
 }
 
 /// At most `max` projected valid values of one source under one emission:
@@ -232,6 +233,7 @@ fn write_cases(sources: &[Source], out: &mut impl Write) -> Stats {
         stats.lines += 1;
         stats.values += case.values.len();
         *stats.per_provider.entry(case.provider).or_default() += 1;
+        *stats.values_per_provider.entry(case.provider).or_default() += case.values.len();
     }
     out.flush().expect("the cases file is writable");
     stats
@@ -557,6 +559,11 @@ fn engine_cases() {
         assert!(all.len() > 1_500, "every fixture and suite case is read ({})", all.len());
         for p in PROVIDERS {
             assert!(stats.per_provider.get(p.name()).is_some_and(|n| *n > 250), "{p} has its cases: {stats:?}");
+            // A case without values only checks that the engine compiles its schema.
+            assert!(
+                stats.values_per_provider.get(p.name()).is_some_and(|n| *n > 3_000),
+                "{p} has values to check: {stats:?}"
+            );
         }
         return;
     }

@@ -4,21 +4,28 @@
 
 use crate::laws;
 use serde_json::Value;
+use std::path::PathBuf;
 
+/// The committed seeds of a fuzz target, then its crash artifacts (a folder
+/// that only exists once a fuzzer found something), each folder sorted.
+fn files(target: &str) -> Vec<PathBuf> {
+    ["seeds", "artifacts"]
+        .iter()
+        .map(|folder| super::root().join("fuzz").join(folder).join(target))
+        .filter(|dir| dir.is_dir())
+        .flat_map(|dir| super::entries(&dir))
+        .collect()
+}
+
+/// The files of a fuzz target that are JSON.
 fn inputs(target: &str) -> Vec<(String, Value)> {
-    let mut out = Vec::new();
-    for dir in [format!("fuzz/seeds/{target}"), format!("fuzz/artifacts/{target}")] {
-        let Ok(entries) = std::fs::read_dir(super::root().join(&dir)) else { continue };
-        let mut paths: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
-        paths.sort();
-        for p in paths {
-            let Ok(bytes) = std::fs::read(&p) else { continue };
-            if let Ok(v) = serde_json::from_slice::<Value>(&bytes) {
-                out.push((p.display().to_string(), v));
-            }
-        }
-    }
-    out
+    files(target)
+        .into_iter()
+        .filter_map(|p| {
+            let v = serde_json::from_slice::<Value>(&std::fs::read(&p).ok()?).ok()?;
+            Some((p.display().to_string(), v))
+        })
+        .collect()
 }
 
 #[test]
@@ -49,18 +56,12 @@ fn fuzz_decode_seeds_never_panic() {
 
 #[test]
 fn fuzz_stream_seeds_keep_law_5() {
-    let mut n = 0;
-    for dir in ["fuzz/seeds/stream", "fuzz/artifacts/stream"] {
-        let Ok(entries) = std::fs::read_dir(super::root().join(dir)) else { continue };
-        let mut paths: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
-        paths.sort();
-        for p in paths {
-            let bytes = std::fs::read(&p).expect("readable");
-            if let Err(broken) = laws::check_stream_input(&bytes) {
-                panic!("{}: {broken}", p.display());
-            }
-            n += 1;
+    let paths = files("stream");
+    for p in &paths {
+        let bytes = std::fs::read(p).expect("readable");
+        if let Err(broken) = laws::check_stream_input(&bytes) {
+            panic!("{}: {broken}", p.display());
         }
     }
-    assert!(n > 40, "the stream seeds are committed");
+    assert!(paths.len() > 40, "the stream seeds are committed");
 }

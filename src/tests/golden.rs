@@ -147,6 +147,106 @@ fn golden() {
     assert!(failed.is_empty(), "{} snapshot(s) differ or are missing:\n{}", failed.len(), failed.join("\n"));
 }
 
+/// The valid instances committed beside a fixture
+/// (`fixtures/<group>/<case>.instances.jsonl`, read by [`super::instances`])
+/// check the snapshots against something other than the emitter's own reading
+/// of the schema: under every snapshot target and mode, each instance is valid
+/// under the fixture, the native constraint admits it as the provider sends it,
+/// its projection stays valid, and a response carrying it decodes back to its
+/// projection; an `exact` claim admits none of the instances and the schema's
+/// own literals that the fixture rejects.
+#[test]
+fn fixture_instances_keep_the_laws_under_every_target() {
+    let mut broken = std::collections::BTreeSet::new();
+    let (mut fixtures, mut admitted, mut exact) = (0, 0, 0);
+    for (group, case, path) in super::fixtures() {
+        let instances = super::instances(&path);
+        if instances.is_empty() {
+            continue;
+        }
+        fixtures += 1;
+        let schema: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("the fixture is JSON");
+        let probes: Vec<Value> = instances.iter().cloned().chain(crate::laws::candidates(&schema)).collect();
+        let mut constrained = 0;
+        for (target, options) in targets() {
+            let options = with_documents(&group, options);
+            for mode in Mode::ALL {
+                let at = format!("{group}/{case} × {target}/{mode}");
+                let Ok(em) = options.clone().with_mode(*mode).compile(&schema) else { continue };
+                let validator = match em.local_validator() {
+                    Ok(Some(v)) => v,
+                    Ok(None) => {
+                        broken.insert(format!("{at}: no local validator to check the instances with"));
+                        continue;
+                    }
+                    Err(e) => {
+                        broken.insert(format!("{at}: the deferred validator build failed: {e}"));
+                        continue;
+                    }
+                };
+                let check = super::native::Admits::new(&em);
+                constrained += usize::from(em.native_schema().is_some());
+                for x in &instances {
+                    if !validator.is_valid(x) {
+                        broken.insert(format!("{group}/{case}: {x} is not valid under the fixture"));
+                        continue;
+                    }
+                    if check.admits(x) {
+                        admitted += 1;
+                    } else {
+                        let sent = check.answer_for(x).map_or_else(|| "nothing".to_owned(), |y| y.to_string());
+                        broken.insert(format!("{at}: the native constraint refuses {x} (sent as {sent})"));
+                    }
+                    if !check.projection_valid(validator, x) {
+                        broken.insert(format!("{at}: the projection of {x} is invalid: {}", em.project(x)));
+                    }
+                    if let Err(e) = super::apps::round_trip(&em, x) {
+                        broken.insert(format!("{at}: {e}"));
+                    }
+                }
+                if em.enforcement() == crate::Enforcement::Exact {
+                    exact += 1;
+                    for y in &probes {
+                        if let Err(e) = check.exact_holds(validator, y) {
+                            broken.insert(format!("{at}: {e}"));
+                        }
+                    }
+                }
+            }
+        }
+        if constrained == 0 {
+            broken.insert(format!("{group}/{case}: no target sends a native schema to check the instances against"));
+        }
+    }
+    println!("{fixtures} fixtures with instances: {admitted} admissions checked, {exact} exact emissions probed");
+    assert!(fixtures > 40, "the fixtures' instance files are there ({fixtures})");
+    assert!(
+        broken.is_empty(),
+        "{} law(s) broken:\n{}",
+        broken.len(),
+        broken.into_iter().collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// Every instance file (`<case>.instances.jsonl`) sits beside its fixture
+/// (`<case>.json`): a renamed fixture does not silently lose its instances.
+#[test]
+fn no_orphan_instances() {
+    let mut orphans = Vec::new();
+    for group in super::entries(&super::root().join("fixtures")).into_iter().filter(|p| p.is_dir()) {
+        for f in super::entries(&group) {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            if let Some(case) = name.strip_suffix(".instances.jsonl")
+                && !group.join(format!("{case}.json")).is_file()
+            {
+                orphans.push(f.display().to_string());
+            }
+        }
+    }
+    assert!(orphans.is_empty(), "instance files without a fixture:\n{}", orphans.join("\n"));
+}
+
 /// Every committed snapshot belongs to a fixture and a provider: nothing stale.
 #[test]
 fn no_orphan_snapshots() {

@@ -14,6 +14,8 @@ mod strategies;
 mod stream;
 mod typed;
 
+use crate::{Emission, Options, Provider};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The crate root.
@@ -56,6 +58,19 @@ pub(crate) fn json_files(dir: &Path) -> Vec<PathBuf> {
     entries(dir).into_iter().filter(|p| p.extension().is_some_and(|x| x == "json")).collect()
 }
 
+/// The `.json` files under `dir` and its subfolders, sorted by path.
+pub(crate) fn json_files_recursive(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in entries(dir) {
+        if p.is_dir() {
+            out.extend(json_files_recursive(&p));
+        } else if p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// `(folder, stem, path)` for every `dir/<folder>/<stem>.json`, sorted.
 pub(crate) fn grouped_json(dir: &Path) -> Vec<(String, String, PathBuf)> {
     let mut out = Vec::new();
@@ -68,4 +83,32 @@ pub(crate) fn grouped_json(dir: &Path) -> Vec<(String, String, PathBuf)> {
 
 pub(crate) fn file_stem(p: &Path) -> String {
     p.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned()
+}
+
+/// The valid instances committed beside the fixture `<case>.json`, one JSON
+/// value a line of `<case>.instances.jsonl` (blank lines skipped); none
+/// without the file. The fixture listing reads `.json` files only, so the
+/// instance files are never fixtures themselves.
+pub(crate) fn instances(fixture: &Path) -> Vec<Value> {
+    let file = fixture.with_extension("instances.jsonl");
+    let Ok(text) = std::fs::read_to_string(&file) else { return Vec::new() };
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: not a JSON value: {e}", file.display(), i + 1))
+        })
+        .collect()
+}
+
+/// The emission a response or transcript fixture names: its `schema`, under
+/// `provider` with its `mode` (default `schema`), `reshape` and Claude's
+/// `mechanism`.
+pub(crate) fn fixture_emission(spec: &Value, provider: Provider) -> Emission {
+    let mode: crate::Mode = spec.get("mode").and_then(Value::as_str).unwrap_or("schema").parse().expect("mode");
+    let mut opts = Options::new(provider).with_mode(mode).with_reshape(spec["reshape"] == true);
+    if let Some(m) = spec.get("mechanism").and_then(Value::as_str) {
+        opts = opts.with_claude_mechanism(m.parse().expect("mechanism"));
+    }
+    opts.compile(&spec["schema"]).expect("the fixture schema compiles")
 }

@@ -372,16 +372,6 @@ fn transcripts() -> Vec<(String, String, Value, String)> {
         .collect()
 }
 
-/// The emission a transcript fixture names (options and schema).
-fn fixture_emission(spec: &Value, provider: Provider) -> crate::Emission {
-    let mode: crate::Mode = spec.get("mode").and_then(Value::as_str).unwrap_or("schema").parse().expect("mode");
-    let mut opts = crate::Options::new(provider).with_mode(mode).with_reshape(spec["reshape"] == true);
-    if let Some(m) = spec.get("mechanism").and_then(Value::as_str) {
-        opts = opts.with_claude_mechanism(m.parse().expect("mechanism"));
-    }
-    opts.compile(&spec["schema"]).expect("the fixture schema compiles")
-}
-
 /// A transcript's events, its bytes fed in `chunk`-byte pieces.
 fn split_events(transcript: &str, chunk: usize) -> Vec<crate::StreamEvent> {
     let mut split = crate::EventSplitter::new();
@@ -393,7 +383,7 @@ fn split_events(transcript: &str, chunk: usize) -> Vec<crate::StreamEvent> {
 /// The partial sequence and the end of one transcript, read in 7-byte chunks.
 fn render_transcript(spec: &Value, provider: Provider, transcript: &str) -> String {
     use std::fmt::Write as _;
-    let em = fixture_emission(spec, provider);
+    let em = super::fixture_emission(spec, provider);
     let events = split_events(transcript, 7);
     let mut out = format!("enforcement: {}\n", em.enforcement());
     let mut stream = em.stream();
@@ -458,7 +448,7 @@ fn ok_transcripts_end_as_decode_of_the_whole_response() {
     for (pname, case, spec, transcript) in transcripts() {
         let Some(body) = spec.get("body") else { continue };
         let provider: Provider = pname.parse().expect("folder names a provider");
-        let em = fixture_emission(&spec, provider);
+        let em = super::fixture_emission(&spec, provider);
         let want = em.decode(body);
         // What the whole response means, read from the case's name, so that an
         // error on both sides cannot pass for agreement.
