@@ -10,6 +10,18 @@ if [[ ! -f "$root/python/pyproject.toml" ]]; then
     echo "python/ci.sh: run it from the repository root" >&2
     exit 2
 fi
+# The Python is whatever python3 is on PATH: .ci/run runs this script as it is and pins no
+# Python version. constraints-test.txt was frozen with CPython 3.11; on another version, a
+# package only that version needs is resolved freely (the constraints file's header).
+if ! command -v python3 >/dev/null; then
+    echo "python/ci.sh: needs python3 (CPython 3.10 or later) on PATH" >&2
+    exit 2
+fi
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+    echo "python/ci.sh: needs Python 3.10 or later (pyproject.toml's requires-python); python3 is $(python3 -V 2>&1)" >&2
+    exit 2
+fi
+echo "python/ci.sh: $(python3 -V 2>&1)"
 ci="$root/target/python-ci"
 venv="$ci/venv"
 rm -rf "$ci"

@@ -24,6 +24,7 @@ from ._errors import (
     Truncated,
 )
 from ._native import (
+    Answer,
     Emission,
     __version__,
     emit,
@@ -36,6 +37,7 @@ from ._native import (
 from ._types import Note, Provider, ProviderInfo, Violation
 
 __all__ = [
+    "Answer",
     "DecodeError",
     "Emission",
     "Error",

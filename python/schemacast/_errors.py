@@ -1,8 +1,12 @@
-"""The exceptions schemacast raises (the extension module raises these classes)."""
+"""The exceptions schemacast raises (the extension module raises these classes).
+
+Each ``DecodeError`` subclass's ``kind`` is the core's name for its error
+(``DecodeError::kind`` in src/decode/mod.rs), and ``BY_KIND`` registers the class
+under it: the extension raises ``BY_KIND[kind]`` for the core's kind."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple, Type
 
 from ._types import Violation
 
@@ -74,9 +78,10 @@ class SchemaError(Error, ValueError):
 class DecodeError(Error):
     """No valid answer could be taken from a response.
 
-    Each kind of decode error has its subclass below; a kind that has none (one the
-    core added after this package's classes) comes as a plain ``DecodeError`` with
-    the core's ``kind`` and message."""
+    Each kind of decode error has its subclass below; a kind that has none in
+    ``BY_KIND`` (``deserialize``, which only the Rust crate's ``decode_as`` returns,
+    or one the core added after this package's classes) comes as a plain
+    ``DecodeError`` with the core's ``kind`` and message."""
 
     kind = "decode_error"
 
@@ -147,3 +152,9 @@ class RepeatedKey(DecodeError):
     _fields = ("pointer", "key")
     pointer: str
     key: str
+
+
+BY_KIND: Dict[str, Type[DecodeError]] = {
+    cls.kind: cls for cls in (NoAnswer, Refusal, Truncated, NotJson, SchemaViolation, RepeatedKey)
+}
+"""The ``DecodeError`` subclass of each kind the core names."""

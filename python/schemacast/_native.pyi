@@ -1,7 +1,7 @@
 """The compiled extension (python/src): its types. The package's `__init__.py`
 re-exports these names; `_errors.py` and `_types.py` carry their annotations inline."""
 
-from typing import Any, TypeVar, final, overload
+from typing import Any, Generic, TypeVar, final, overload
 
 from ._errors import DecodeError
 from ._types import JSON, Adapter, ClaudeMechanism, Draft, Enforcement, GeminiDialect, Mode, Note, ProviderInfo, Schema
@@ -9,6 +9,19 @@ from ._types import JSON, Adapter, ClaudeMechanism, Draft, Enforcement, GeminiDi
 __version__: str
 
 _M = TypeVar("_M")
+_T_co = TypeVar("_T_co", covariant=True)
+
+@final
+class Answer(Generic[_T_co]):
+    """A decoded answer and why the provider stopped (``Emission.decode_answer``)."""
+
+    @property
+    def value(self) -> _T_co:
+        """The validated answer (a ``model`` instance when one was given)."""
+    @property
+    def finish_reason(self) -> str:
+        """Why the provider stopped: ``stop``, ``length``, ``tool_calls``,
+        ``content_filter``, ``refusal``, or the provider's own value."""
 
 @final
 class Emission:
@@ -46,6 +59,12 @@ class Emission:
     def decode(self, response: Any, *, model: type[_M]) -> _M: ...
     @overload
     def decode(self, response: Any, *, model: Adapter[_M]) -> _M: ...
+    @overload
+    def decode_answer(self, response: Any, *, model: None = None) -> Answer[Any]: ...
+    @overload
+    def decode_answer(self, response: Any, *, model: type[_M]) -> Answer[_M]: ...
+    @overload
+    def decode_answer(self, response: Any, *, model: Adapter[_M]) -> Answer[_M]: ...
     def response_for(self, answer: Any) -> dict[str, Any]: ...
     def project(self, value: Any) -> Any: ...
     def to_dict(self) -> dict[str, Any]: ...
@@ -55,17 +74,17 @@ def emit(
     schema: Schema | None,
     provider: str,
     *,
-    mode: Mode = "schema",
+    mode: Mode | None = None,
     name: str | None = None,
-    reshape: bool = False,
-    closed_world: bool = True,
-    union_closing: bool = True,
-    default_filling: bool = True,
-    format_assertion: bool = True,
-    deny_unknown_keywords: bool = False,
-    gemini_dialect: GeminiDialect = "response-schema",
+    reshape: bool | None = None,
+    closed_world: bool | None = None,
+    union_closing: bool | None = None,
+    default_filling: bool | None = None,
+    format_assertion: bool | None = None,
+    deny_unknown_keywords: bool | None = None,
+    gemini_dialect: GeminiDialect | None = None,
     claude_mechanism: ClaudeMechanism | None = None,
-    claude_json_tool: bool = False,
+    claude_json_tool: bool | None = None,
     default_draft: Draft | None = None,
     resources: dict[str, Schema] | None = None,
     base_uri: str | None = None,
@@ -73,7 +92,8 @@ def emit(
     max_nodes: int | None = None,
     max_enum: int | None = None,
 ) -> Emission:
-    """Compiles ``schema`` for ``provider`` (a name, an alias or a ``Provider``)."""
+    """Compiles ``schema`` for ``provider`` (a name, an alias or a ``Provider``).
+    An option left ``None`` keeps the core's default."""
 
 def validate(schema: Schema, value: Any) -> None:
     """Raises ``SchemaViolation`` (every violation) unless ``value`` is valid."""

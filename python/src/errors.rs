@@ -10,14 +10,15 @@ use schemacast::{DecodeError, Violation};
 
 static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
 
-fn class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+/// A name of `schemacast._errors`: an exception class, or the `BY_KIND` registry.
+fn member<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
     let module = ERRORS.get_or_try_init(py, || py.import("schemacast._errors").map(Bound::unbind))?;
     module.bind(py).getattr(name)
 }
 
-/// Builds an instance of the exception class `name` with `message` and keyword fields.
-fn raise(py: Python<'_>, name: &str, message: String, fields: &Bound<'_, PyDict>) -> PyErr {
-    match class(py, name).and_then(|cls| cls.call((message,), Some(fields))) {
+/// Builds an instance of the exception class `cls` with `message` and keyword fields.
+fn raise(cls: PyResult<Bound<'_, PyAny>>, message: String, fields: &Bound<'_, PyDict>) -> PyErr {
+    match cls.and_then(|cls| cls.call((message,), Some(fields))) {
         Ok(instance) => PyErr::from_value(instance),
         Err(e) => e,
     }
@@ -33,7 +34,7 @@ pub(crate) fn schema_error(py: Python<'_>, kind: &str, message: String, problems
         let fields = PyDict::new(py);
         fields.set_item("kind", kind)?;
         fields.set_item("problems", list)?;
-        Ok(raise(py, "SchemaError", message, &fields))
+        Ok(raise(member(py, "SchemaError"), message, &fields))
     };
     build().unwrap_or_else(|e| e)
 }
@@ -44,28 +45,23 @@ pub(crate) fn from_error(py: Python<'_>, e: &schemacast::Error) -> PyErr {
     schema_error(py, e.kind().as_str(), e.to_string(), &problems)
 }
 
-/// A decode error as the matching `DecodeError` subclass (`SchemaError` for a
-/// schema that fails preflight).
+/// A decode error as the `DecodeError` subclass of its kind (`SchemaError` for a
+/// schema that fails preflight). The kind is the core's (`DecodeError::kind`), and
+/// the class is the one `schemacast._errors.BY_KIND` registers under it; a kind with
+/// no class there (`deserialize`, which only the core's `decode_as` returns, or one
+/// the core adds later) comes as the base class carrying the core's kind.
 pub(crate) fn from_decode(py: Python<'_>, e: &DecodeError) -> PyErr {
+    if let DecodeError::Schema(err) = e {
+        return from_error(py, err);
+    }
     let build = || -> PyResult<PyErr> {
         let fields = PyDict::new(py);
-        let name = match e {
-            DecodeError::NoAnswer(detail) => {
-                fields.set_item("detail", detail)?;
-                "NoAnswer"
-            }
-            DecodeError::Refusal(text) => {
-                fields.set_item("text", text)?;
-                "Refusal"
-            }
-            DecodeError::Truncated { text } => {
-                fields.set_item("text", text)?;
-                "Truncated"
-            }
+        match e {
+            DecodeError::NoAnswer(detail) => fields.set_item("detail", detail)?,
+            DecodeError::Refusal(text) | DecodeError::Truncated { text } => fields.set_item("text", text)?,
             DecodeError::NotJson { text, message } => {
                 fields.set_item("text", text)?;
                 fields.set_item("error", message)?;
-                "NotJson"
             }
             DecodeError::Invalid { value, violations } => {
                 fields.set_item("value", to_py(py, value)?)?;
@@ -78,23 +74,24 @@ pub(crate) fn from_decode(py: Python<'_>, e: &DecodeError) -> PyErr {
                     list.append(d)?;
                 }
                 fields.set_item("violations", list)?;
-                "SchemaViolation"
             }
-            DecodeError::Schema(err) => return Ok(from_error(py, err)),
             DecodeError::RepeatedKey { pointer, key } => {
                 fields.set_item("pointer", pointer)?;
                 fields.set_item("key", key)?;
-                "RepeatedKey"
             }
-            other => {
-                // A variant with no subclass here (`Deserialize`, which only the core's
-                // `decode_as` returns, or one added later): the base class, with the
-                // core's kind and message.
-                fields.set_item("kind", other.kind())?;
-                "DecodeError"
+            // `Deserialize` and any later variant: no fields, only the kind and the message.
+            _ => {}
+        }
+        let kind = e.kind();
+        let registered = member(py, "BY_KIND")?.cast_into::<PyDict>()?.get_item(kind)?;
+        let cls = match registered {
+            Some(cls) => cls,
+            None => {
+                fields.set_item("kind", kind)?;
+                member(py, "DecodeError")?
             }
         };
-        Ok(raise(py, name, e.to_string(), &fields))
+        Ok(raise(Ok(cls), e.to_string(), &fields))
     };
     build().unwrap_or_else(|err| err)
 }
@@ -103,13 +100,13 @@ pub(crate) fn from_decode(py: Python<'_>, e: &DecodeError) -> PyErr {
 /// from its fields (so an unpickled or hand-made one works too).
 pub(crate) fn to_decode(error: &Bound<'_, PyAny>) -> PyResult<DecodeError> {
     let py = error.py();
-    if !error.is_instance(&class(py, "DecodeError")?)? {
+    if !error.is_instance(&member(py, "DecodeError")?)? {
         let got = error.get_type().name()?;
         return Err(PyTypeError::new_err(format!("error must be a schemacast.DecodeError, not {got}")));
     }
     let text = |field: &str| -> PyResult<String> { error.getattr(field)?.extract() };
     let kind: String = error.getattr("kind")?.extract()?;
-    Ok(match kind.as_str() {
+    let rebuilt = match kind.as_str() {
         "no_answer" => DecodeError::NoAnswer(text("detail")?),
         "refusal" => DecodeError::Refusal(text("text")?),
         "truncated" => DecodeError::Truncated { text: text("text")? },
@@ -134,5 +131,14 @@ pub(crate) fn to_decode(error: &Bound<'_, PyAny>) -> PyResult<DecodeError> {
         other => {
             return Err(PyValueError::new_err(format!("repair cannot rebuild a decode error of kind `{other}`")));
         }
-    })
+    };
+    // The arms above spell the core's kinds; the core names what they built, so an arm
+    // whose kind the core renamed fails here instead of rebuilding under a stale name.
+    if rebuilt.kind() != kind {
+        return Err(PyValueError::new_err(format!(
+            "repair rebuilt a decode error of kind `{kind}` as the core's `{}`",
+            rebuilt.kind()
+        )));
+    }
+    Ok(rebuilt)
 }

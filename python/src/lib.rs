@@ -11,7 +11,7 @@ mod errors;
 use convert::{to_py, to_value};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use schemacast::{ClaudeMechanism, Draft, GeminiDialect, Mode, Options, Provider};
 use serde_json::Value;
 use std::str::FromStr;
@@ -226,13 +226,22 @@ impl PyEmission {
         response: &Bound<'py, PyAny>,
         model: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let body = response_arg(py, response)?;
-        let answer = py.detach(|| self.inner.decode(&body)).map_err(|e| errors::from_decode(py, &e))?;
-        let value = to_py(py, answer.value())?;
-        match model {
-            None => Ok(value),
-            Some(m) => validate_model(py, m, &value),
-        }
+        let answer = self.answer(py, response)?;
+        answer_value(py, &answer, model)
+    }
+
+    /// `decode`, with why the provider stopped: an `Answer` whose `value` is
+    /// what `decode` returns and whose `finish_reason` is the core's name for it.
+    #[pyo3(signature = (response, *, model = None))]
+    fn decode_answer<'py>(
+        &self,
+        py: Python<'py>,
+        response: &Bound<'py, PyAny>,
+        model: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<PyAnswer> {
+        let answer = self.answer(py, response)?;
+        let value = answer_value(py, &answer, model)?.unbind();
+        Ok(PyAnswer { value, finish_reason: answer.finish_reason().to_string() })
     }
 
     /// A minimal successful response body of this provider's shape carrying
@@ -286,6 +295,61 @@ impl PyEmission {
     }
 }
 
+impl PyEmission {
+    /// The core's decode of a response argument.
+    fn answer(&self, py: Python<'_>, response: &Bound<'_, PyAny>) -> PyResult<schemacast::Answer> {
+        let body = response_arg(py, response)?;
+        py.detach(|| self.inner.decode(&body)).map_err(|e| errors::from_decode(py, &e))
+    }
+}
+
+/// The answer's value as Python objects; with `model`, as `model.model_validate(value)`.
+fn answer_value<'py>(
+    py: Python<'py>,
+    answer: &schemacast::Answer,
+    model: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = to_py(py, answer.value())?;
+    match model {
+        None => Ok(value),
+        Some(m) => validate_model(py, m, &value),
+    }
+}
+
+/// A decoded answer and why the provider stopped (`Emission.decode_answer`).
+#[pyclass(frozen, module = "schemacast", name = "Answer")]
+struct PyAnswer {
+    value: Py<PyAny>,
+    finish_reason: String,
+}
+
+#[pymethods]
+impl PyAnswer {
+    /// The validated answer (a `model` instance when one was given); the same
+    /// object on each access.
+    #[getter]
+    fn value(&self, py: Python<'_>) -> Py<PyAny> {
+        self.value.clone_ref(py)
+    }
+
+    /// Why the provider stopped: `stop`, `length`, `tool_calls`, `content_filter`,
+    /// `refusal`, or the provider's own value for any other reason.
+    #[getter]
+    fn finish_reason(&self) -> &str {
+        &self.finish_reason
+    }
+
+    /// `Answer[T]` in annotations evaluated at run time, as for a generic class.
+    #[classmethod]
+    fn __class_getitem__<'py>(cls: &Bound<'py, PyType>, item: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        cls.py().import("types")?.getattr("GenericAlias")?.call1((cls, item))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("<Answer finish_reason={:?} value={}>", self.finish_reason, self.value.bind(py).repr()?))
+    }
+}
+
 fn validate_model<'py>(
     py: Python<'py>,
     model: &Bound<'py, PyAny>,
@@ -307,31 +371,41 @@ fn parse<T: FromStr<Err = schemacast::Error>>(py: Python<'_>, s: &str) -> PyResu
     T::from_str(s).map_err(compile_error(py))
 }
 
-/// Compiles `schema` for `provider` into an `Emission`.
+/// `set(opts, value)` when the caller gave `value`; otherwise `opts` as they are,
+/// with the core's default.
+fn given<T>(opts: Options, value: Option<T>, set: impl FnOnce(Options, T) -> Options) -> Options {
+    match value {
+        Some(v) => set(opts, v),
+        None => opts,
+    }
+}
+
+/// Compiles `schema` for `provider` into an `Emission`. An option left `None`
+/// is not set, so it keeps the core's default (`Options::new`).
 #[pyfunction]
 #[pyo3(signature = (
-    schema, provider, *, mode = "schema", name = None, reshape = false, closed_world = true,
-    union_closing = true, default_filling = true, format_assertion = true,
-    deny_unknown_keywords = false, gemini_dialect = "response-schema", claude_mechanism = None,
-    claude_json_tool = false, default_draft = None, resources = None, base_uri = None,
+    schema, provider, *, mode = None, name = None, reshape = None, closed_world = None,
+    union_closing = None, default_filling = None, format_assertion = None,
+    deny_unknown_keywords = None, gemini_dialect = None, claude_mechanism = None,
+    claude_json_tool = None, default_draft = None, resources = None, base_uri = None,
     max_depth = None, max_nodes = None, max_enum = None
 ))]
-#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+#[allow(clippy::too_many_arguments)]
 fn emit(
     py: Python<'_>,
     schema: &Bound<'_, PyAny>,
     provider: &str,
-    mode: &str,
+    mode: Option<&str>,
     name: Option<String>,
-    reshape: bool,
-    closed_world: bool,
-    union_closing: bool,
-    default_filling: bool,
-    format_assertion: bool,
-    deny_unknown_keywords: bool,
-    gemini_dialect: &str,
+    reshape: Option<bool>,
+    closed_world: Option<bool>,
+    union_closing: Option<bool>,
+    default_filling: Option<bool>,
+    format_assertion: Option<bool>,
+    deny_unknown_keywords: Option<bool>,
+    gemini_dialect: Option<&str>,
     claude_mechanism: Option<&str>,
-    claude_json_tool: bool,
+    claude_json_tool: Option<bool>,
     default_draft: Option<&Bound<'_, PyAny>>,
     resources: Option<&Bound<'_, PyDict>>,
     base_uri: Option<String>,
@@ -340,24 +414,23 @@ fn emit(
     max_enum: Option<usize>,
 ) -> PyResult<PyEmission> {
     let provider: Provider = parse(py, provider)?;
-    let mut opts = Options::new(provider)
-        .with_mode(parse::<Mode>(py, mode)?)
-        .with_reshape(reshape)
-        .with_closed_world(closed_world)
-        .with_union_closing(union_closing)
-        .with_default_filling(default_filling)
-        .with_format_assertion(format_assertion)
-        .with_deny_unknown_keywords(deny_unknown_keywords)
-        .with_gemini_dialect(parse::<GeminiDialect>(py, gemini_dialect)?)
-        .with_claude_json_tool(claude_json_tool);
-    if let Some(m) = claude_mechanism {
-        opts = opts.with_claude_mechanism(parse::<ClaudeMechanism>(py, m)?);
-    }
-    if let Some(d) = default_draft {
-        // `7` and `"7"` alike.
-        let text = d.str()?.to_string();
-        opts = opts.with_default_draft(parse::<Draft>(py, &text)?);
-    }
+    let mode = mode.map(|m| parse::<Mode>(py, m)).transpose()?;
+    let gemini_dialect = gemini_dialect.map(|d| parse::<GeminiDialect>(py, d)).transpose()?;
+    let claude_mechanism = claude_mechanism.map(|m| parse::<ClaudeMechanism>(py, m)).transpose()?;
+    // `7` and `"7"` alike.
+    let default_draft = default_draft.map(|d| parse::<Draft>(py, &d.str()?.to_string())).transpose()?;
+    let mut opts = Options::new(provider);
+    opts = given(opts, mode, Options::with_mode);
+    opts = given(opts, reshape, Options::with_reshape);
+    opts = given(opts, closed_world, Options::with_closed_world);
+    opts = given(opts, union_closing, Options::with_union_closing);
+    opts = given(opts, default_filling, Options::with_default_filling);
+    opts = given(opts, format_assertion, Options::with_format_assertion);
+    opts = given(opts, deny_unknown_keywords, Options::with_deny_unknown_keywords);
+    opts = given(opts, gemini_dialect, Options::with_gemini_dialect);
+    opts = given(opts, claude_mechanism, Options::with_claude_mechanism);
+    opts = given(opts, claude_json_tool, Options::with_claude_json_tool);
+    opts = given(opts, default_draft, Options::with_default_draft);
     if let Some(res) = resources {
         for (uri, document) in res.iter() {
             let uri: String = uri.extract().map_err(|_| PyTypeError::new_err("resources keys must be str URIs"))?;
@@ -365,27 +438,17 @@ fn emit(
             opts = opts.with_resource(uri, doc);
         }
     }
-    if let Some(b) = base_uri {
-        opts = opts.with_base_uri(b);
-    }
-    if let Some(n) = max_depth {
-        opts = opts.with_max_depth(n);
-    }
-    if let Some(n) = max_nodes {
-        opts = opts.with_max_nodes(n);
-    }
-    if let Some(n) = max_enum {
-        opts = opts.with_max_enum(n);
-    }
+    opts = given(opts, base_uri, Options::with_base_uri);
+    opts = given(opts, max_depth, Options::with_max_depth);
+    opts = given(opts, max_nodes, Options::with_max_nodes);
+    opts = given(opts, max_enum, Options::with_max_enum);
     let (schema, model_name) = if schema.is_none() {
         (None, None)
     } else {
         let (s, n) = schema_arg(py, schema)?;
         (Some(s), n)
     };
-    if let Some(n) = name.or(model_name) {
-        opts = opts.with_name(n);
-    }
+    opts = given(opts, name.or(model_name), Options::with_name);
     let compiled = py.detach(|| match &schema {
         Some(s) => opts.compile(s),
         None => opts.compile_without_schema(),
@@ -452,6 +515,7 @@ fn providers(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<PyEmission>()?;
+    m.add_class::<PyAnswer>()?;
     m.add_function(wrap_pyfunction!(emit, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(instruction, m)?)?;

@@ -23,6 +23,16 @@ def instances(schema_path: Path) -> list[Any]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
+def fixture_kwargs(case: dict[str, Any]) -> dict[str, Any]:
+    """The `emit` keywords a recorded response names, as src/tests/mod.rs's
+    `fixture_emission` reads them: its `mode` (default `schema`), `reshape` and
+    Claude's `mechanism`."""
+    kwargs: dict[str, Any] = {"mode": case.get("mode", "schema"), "reshape": case.get("reshape") is True}
+    if "mechanism" in case:
+        kwargs["claude_mechanism"] = case["mechanism"]
+    return kwargs
+
+
 def app_schemas() -> list[Path]:
     return sorted(p for p in APPS.glob("*.json"))
 

@@ -17,6 +17,7 @@ import pydantic
 import pytest
 import schemacast
 from helpers import APPS, FIXTURES, REPO, app_schemas, instances, load
+from schemacast._errors import BY_KIND
 
 WEATHER = {
     "type": "object",
@@ -99,7 +100,7 @@ def test_a_type_adapter_is_a_schema_and_a_model() -> None:
 
 
 def test_a_bool_schema_and_non_schema_values() -> None:
-    assert schemacast.emit(True, "ollama", mode="json").enforcement in {"json", "prompt"}
+    assert schemacast.emit(True, "ollama", mode="json").enforcement == "prompt"
     for not_a_schema in ([], 3, 2.5, (1,)):
         with pytest.raises(schemacast.SchemaError) as info:
             schemacast.emit(not_a_schema, "openai")
@@ -183,8 +184,8 @@ def test_modes() -> None:
         ({"default_draft": "3"}, "invalid_option", "unknown draft `3`"),
         ({"name": "has space"}, "invalid_option", "option `name` must match"),
         ({"max_depth": 300}, "invalid_option", "option `max_depth` is at most 256"),
-        ({"max_depth": 1}, "limit_exceeded", ""),
-        ({"max_nodes": 3}, "limit_exceeded", ""),
+        ({"max_depth": 1}, "limit_exceeded", "nests deeper than 1 levels (option `max_depth`)"),
+        ({"max_nodes": 3}, "limit_exceeded", "more than 3 JSON values (option `max_nodes`)"),
     ],
 )
 def test_bad_options_are_schema_errors(kwargs: dict[str, Any], kind: str, needle: str) -> None:
@@ -192,6 +193,18 @@ def test_bad_options_are_schema_errors(kwargs: dict[str, Any], kind: str, needle
         schemacast.emit(WEATHER, "openai", **kwargs)
     assert info.value.kind == kind and needle in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+def test_options_left_none_keep_the_core_defaults() -> None:
+    unset = dict.fromkeys(
+        ["mode", "name", "reshape", "closed_world", "union_closing", "default_filling", "format_assertion",
+         "deny_unknown_keywords", "gemini_dialect", "claude_mechanism", "claude_json_tool", "default_draft",
+         "resources", "base_uri", "max_depth", "max_nodes", "max_enum"]
+    )  # fmt: skip
+    for provider in ("openai", "gemini", "claude", "bedrock"):
+        assert schemacast.emit(WEATHER, provider, **unset).to_dict() == schemacast.emit(WEATHER, provider).to_dict()
+    # A value given is set (the tests of each option below check the others).
+    assert schemacast.emit(WEATHER, "openai", mode="text", gemini_dialect=None).mode == "text"
 
 
 def test_option_types_are_checked() -> None:
@@ -378,6 +391,30 @@ def test_decode_errors_are_typed() -> None:
         assert not isinstance(e.value, ValueError)
 
 
+def test_decode_answer_gives_the_finish_reason() -> None:
+    em = schemacast.emit(WEATHER, "openai")
+    answer = em.decode_answer(em.response_for({"city": "Oslo", "celsius": 1}))
+    assert isinstance(answer, schemacast.Answer)
+    assert (answer.value, answer.finish_reason) == ({"city": "Oslo", "celsius": 1}, "stop")
+    assert repr(answer) == "<Answer finish_reason=\"stop\" value={'city': 'Oslo', 'celsius': 1}>"
+    # A provider's own reason, and the normalised names, as the core gives them.
+    assert em.decode_answer(chat('{"city": "Oslo", "celsius": 1}', finish="eos")).finish_reason == "eos"
+    assert em.decode_answer(chat('{"city": "Oslo", "celsius": 1}', finish="content_filter")).finish_reason == (
+        "content_filter"
+    )
+    claude = schemacast.emit(WEATHER, "claude")  # a forced tool: the answer ends with the tool call
+    assert claude.decode_answer(claude.response_for({"city": "Oslo", "celsius": 1})).finish_reason == "tool_calls"
+    # With a model, the value is what decode gives; errors are decode's.
+    ticket = schemacast.emit(Ticket, "ollama")
+    got = ticket.decode_answer(ticket.response_for({"title": "x", "priority": "low"}), model=Ticket)
+    assert got.value == Ticket(title="x", priority="low") and got.value is got.value
+    with pytest.raises(schemacast.SchemaViolation):
+        em.decode_answer(chat('{"city": 7}'))
+    with pytest.raises(AttributeError):
+        answer.finish_reason = "length"  # type: ignore[misc]
+    assert schemacast.Answer[Ticket] == schemacast.Answer[Ticket]  # subscriptable, as in the stubs
+
+
 def test_repeated_key() -> None:
     schema = {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}}
     em = schemacast.emit(schema, "openai", reshape=True)
@@ -497,6 +534,66 @@ def test_exception_classes() -> None:
         schemacast.SchemaViolation("bad", value=1)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="has no field 'oops'"):
         schemacast.Truncated("x", text="", oops=1)  # type: ignore[call-arg]
+
+
+# The core's decode kinds that have no subclass here: `deserialize` comes only from
+# the Rust crate's `decode_as`, which the binding does not expose.
+KINDS_WITHOUT_SUBCLASS = {"deserialize"}
+
+
+def core_decode_kinds() -> dict[str, str]:
+    """Each arm of the core's `DecodeError::kind()` (src/decode/mod.rs): variant -> what it returns."""
+    source = (REPO / "src" / "decode" / "mod.rs").read_text(encoding="utf-8")
+    body = source.split("pub fn kind(&self) -> &'static str {", 1)[1].split("\n    }\n", 1)[0]
+    arms = dict(re.findall(r"^\s*DecodeError::(\w+)\b[^\n]*=> ([^\n]+),$", body, re.MULTILINE))
+    assert len(arms) == body.count("DecodeError::"), body  # every arm read
+    return arms
+
+
+def test_every_core_decode_kind_is_a_class_of_that_kind() -> None:
+    arms = core_decode_kinds()
+    # A schema failing preflight is a SchemaError, with the compile error's kind.
+    assert arms.pop("Schema") == "e.kind().as_str()"
+    literals = [re.fullmatch(r'"([a-z_]+)"', returned) for returned in arms.values()]
+    assert all(literals), arms
+    kinds = {m.group(1) for m in literals if m}
+    assert len(kinds) == len(arms) >= 7
+    assert KINDS_WITHOUT_SUBCLASS <= kinds
+    assert set(BY_KIND) == kinds - KINDS_WITHOUT_SUBCLASS
+    for kind, cls in BY_KIND.items():
+        assert cls.kind == kind and issubclass(cls, schemacast.DecodeError) and cls is not schemacast.DecodeError
+        assert getattr(schemacast, cls.__name__) is cls
+
+
+def test_each_decode_kind_is_raised_as_its_class_and_rebuilt_by_repair() -> None:
+    em = schemacast.emit(WEATHER, "openai")
+    reshaped = schemacast.emit(
+        {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}},
+        "openai",
+        reshape=True,
+    )
+    raised: dict[str, schemacast.DecodeError] = {}
+    for emission, response in [
+        (em, {"error": {"message": "x"}}),
+        (em, chat(None, refusal="no")),
+        (em, chat('{"c', finish="length")),
+        (em, chat("nope")),
+        (em, chat('{"city": 7}')),
+        (reshaped, chat('{"m": [{"key": "a", "value": 1}, {"key": "a", "value": 2}]}')),
+    ]:
+        with pytest.raises(schemacast.DecodeError) as info:
+            emission.decode(response)
+        raised[info.value.kind] = info.value
+    assert set(raised) == set(BY_KIND)
+    for kind, e in raised.items():
+        assert type(e) is BY_KIND[kind]
+        # repair reads the fields back into the core's error of the same kind, which
+        # it explains: each violation on its line, any other error by its message.
+        message = schemacast.repair(WEATHER, "out", e)
+        if isinstance(e, schemacast.SchemaViolation):
+            assert all(f"- at {v['pointer'] or '(root)'}: {v['message']}\n" in message for v in e.violations)
+        else:
+            assert f"- {e}\n" in message
 
 
 def test_a_decode_error_without_a_subclass_keeps_the_core_kind() -> None:

@@ -30,15 +30,19 @@ def main() -> None:
     assert_type(many, List[City])
     plain = em.decode(response)
     assert_type(plain, Any)
+    answer = em.decode_answer(response, model=City)
+    assert_type(answer, schemacast.Answer[City])
+    assert_type(answer.value, City)
+    assert_type(answer.finish_reason, str)
+    assert_type(em.decode_answer(response).value, Any)
     try:
-        em.decode("{}")
+        em.decode(em.response_for({"name": "Oslo", "population": "many"}))
     except schemacast.SchemaViolation as e:
         violations: list[schemacast.Violation] = e.violations
-        assert violations
-    except schemacast.DecodeError as e:
+        assert violations and violations[0]["pointer"] == "/population"
         assert_type(e.kind, str)
     else:
-        raise AssertionError("an empty response body decoded")
+        raise AssertionError("an answer violating the schema decoded")
     try:
         schemacast.emit({"type": "nope"}, "openai")
     except schemacast.SchemaError as e:
