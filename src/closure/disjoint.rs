@@ -6,29 +6,92 @@ use crate::vocab;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
-/// Whether the branches of a `oneOf` are provably disjoint, so that reading
-/// it as `anyOf` changes nothing: pairwise disjoint types, or a property every
-/// branch requires and pins to pairwise disjoint scalar literals (a
-/// discriminator). Only what every instance of a branch must satisfy counts:
-/// its own node, `allOf` parts and `$ref` targets; a nested union contributes
-/// the union of its branches' types, never an intersection.
-pub(crate) fn disjoint<'a>(doc: &Doc<'a>, branches: &[Src<'a>]) -> bool {
+/// What a disjointness proof must establish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    /// No value satisfies two branches, so reading the `oneOf` as `anyOf`
+    /// changes nothing.
+    Exact,
+    /// Projecting a valid instance by the one branch it satisfies cannot make
+    /// it satisfy a second: the projection never changes a scalar, so only
+    /// objects and arrays need telling apart.
+    Projection,
+}
+
+/// Pairwise beyond this many branches is not attempted (no proof, no claim).
+const MAX_PAIRWISE: usize = 128;
+
+/// Whether the branches of a `oneOf`, at a location whose values have a type
+/// in `within`, are provably disjoint for `purpose`. Two branches are apart
+/// when their possible types do not meet, or when they meet only in objects
+/// and a key tells them apart: both require it and pin it to disjoint scalar
+/// literals (a discriminator), or one requires it and the other forbids it
+/// (a closed object that does not declare it: serde's externally tagged
+/// enums). Only what every instance of a branch must satisfy counts: its own
+/// node, `allOf` parts and `$ref` targets; a nested union contributes the
+/// union of its branches' types, never an intersection. `required` says
+/// nothing about a value that is not an object, so a key never separates
+/// branches that both admit some other type.
+pub(crate) fn disjoint<'a>(doc: &Doc<'a>, branches: &[Src<'a>], within: TypeSet, purpose: Purpose) -> bool {
     if branches.len() < 2 {
         return true;
     }
-    let types: Vec<TypeSet> = branches.iter().map(|b| type_bound(doc, std::slice::from_ref(b), 0)).collect();
-    let by_type = types.iter().enumerate().all(|(i, a)| types[i + 1..].iter().all(|b| a.intersect(*b).is_empty()));
-    if by_type {
+    if branches.len() > MAX_PAIRWISE {
+        return false;
+    }
+    let facts: Vec<Branch<'a>> = branches.iter().map(|b| Branch::of(doc, b)).collect();
+    let compared = match purpose {
+        Purpose::Exact => within,
+        Purpose::Projection => within.intersect(TypeSet { object: true, array: true, ..TypeSet::NONE }),
+    };
+    facts.iter().enumerate().all(|(i, a)| facts[i + 1..].iter().all(|b| apart(a, b, compared)))
+}
+
+/// What one branch's instances must satisfy, read once for every pair.
+struct Branch<'a> {
+    types: TypeSet,
+    must: Must<'a>,
+    /// Each required key with the scalar literals it is pinned to, if any.
+    pinned: Vec<(&'a str, Option<Vec<Value>>)>,
+}
+
+impl<'a> Branch<'a> {
+    fn of(doc: &Doc<'a>, src: &Src<'a>) -> Branch<'a> {
+        let types = type_bound(doc, std::slice::from_ref(src), 0);
+        let must = must(doc, std::slice::from_ref(src));
+        let mut pinned = Vec::new();
+        if !must.unknown {
+            let mut keys = must.required();
+            keys.sort_unstable();
+            keys.dedup();
+            pinned = keys.into_iter().map(|k| (k, must.required_literals(doc, k))).collect();
+        }
+        Branch { types, must, pinned }
+    }
+}
+
+fn apart(a: &Branch<'_>, b: &Branch<'_>, within: TypeSet) -> bool {
+    let shared = a.types.intersect(b.types).intersect(within);
+    if shared.is_empty() {
         return true;
     }
-    let musts: Vec<Must<'a>> = branches.iter().map(|b| must(doc, std::slice::from_ref(b))).collect();
-    let Some(first) = musts.first() else { return true };
-    first.required().into_iter().any(|key| {
-        let sets: Option<Vec<Vec<Value>>> = musts.iter().map(|m| m.required_literals(doc, key)).collect();
-        let Some(sets) = sets else { return false };
-        sets.iter()
-            .enumerate()
-            .all(|(i, a)| sets[i + 1..].iter().all(|b| a.iter().all(|x| !crate::literal::contains(b, x))))
+    if shared != TypeSet::object_only() || a.must.unknown || b.must.unknown {
+        return false;
+    }
+    keyed_apart(a, b) || keyed_apart(b, a)
+}
+
+/// A key `a` requires that `b` forbids, or that both pin to disjoint literals.
+fn keyed_apart(a: &Branch<'_>, b: &Branch<'_>) -> bool {
+    a.pinned.iter().any(|(key, lits)| {
+        if b.must.forbids(key) {
+            return true;
+        }
+        let other = b.pinned.iter().find(|(k, _)| k == key).and_then(|(_, l)| l.as_ref());
+        match (lits, other) {
+            (Some(x), Some(y)) => x.iter().all(|v| !crate::literal::contains(y, v)),
+            _ => false,
+        }
     })
 }
 
@@ -80,7 +143,7 @@ fn must<'a>(doc: &Doc<'a>, starts: &[Src<'a>]) -> Must<'a> {
 
 /// The types an instance of `srcs` may have (an over-approximation): `type`
 /// keywords intersected over what must hold, each union's branches joined.
-fn type_bound<'a>(doc: &Doc<'a>, srcs: &[Src<'a>], depth: usize) -> TypeSet {
+pub(super) fn type_bound<'a>(doc: &Doc<'a>, srcs: &[Src<'a>], depth: usize) -> TypeSet {
     let m = must(doc, srcs);
     if m.never {
         return TypeSet::NONE;
@@ -116,6 +179,19 @@ impl<'a> Must<'a> {
             }
         }
         out
+    }
+
+    /// Whether some node closes the object without declaring `key` (or
+    /// declares it `false`): no instance that is an object has it.
+    fn forbids(&self, key: &str) -> bool {
+        !self.unknown
+            && self.nodes.iter().any(|(m, _)| {
+                let declared = m.get("properties").and_then(Value::as_object).and_then(|p| p.get(key));
+                matches!(declared, Some(Value::Bool(false)))
+                    || (declared.is_none()
+                        && matches!(m.get("additionalProperties"), Some(Value::Bool(false)))
+                        && !m.contains_key("patternProperties"))
+            })
     }
 
     /// The scalar literals required property `key` is pinned to by what must

@@ -23,7 +23,7 @@
 mod disjoint;
 mod prove;
 
-pub(crate) use disjoint::disjoint;
+pub(crate) use disjoint::{Purpose, disjoint};
 
 use crate::analysis::Doc;
 use crate::vocab;
@@ -133,7 +133,11 @@ fn gather_inner<'a>(doc: &Doc<'a>, starts: &[Src<'a>], choices: &Choices, disjoi
                 ("anyOf" | "oneOf", Value::Array(branches)) => {
                     let srcs: Vec<Src<'a>> =
                         branches.iter().enumerate().map(|(i, b)| (b, crate::pointer::push_index(&base, i))).collect();
-                    let readable = kw == "anyOf" || (disjointness && disjoint(doc, &srcs));
+                    let readable = kw == "anyOf"
+                        || (disjointness && {
+                            let within = disjoint::type_bound(doc, &[(schema, at.clone())], 0);
+                            disjoint(doc, &srcs, within, Purpose::Projection)
+                        });
                     match choices.iter().find(|(p, _)| *p == base) {
                         Some((_, i)) if readable => children.extend(srcs.get(*i).cloned()),
                         _ => {

@@ -2,6 +2,7 @@
 //! contexts that forbid each.
 
 use super::*;
+use crate::types::TypeSet;
 use serde_json::{Value, json};
 
 fn project(schema: &Value, value: &Value) -> Value {
@@ -47,49 +48,100 @@ fn ok_unions_close_by_branch() {
     assert_eq!(project_with(&s, &cat, wide), json!({"kind": "cat", "meows": true, "barks": false}));
 }
 
+/// Whether the first `n` branches of `s`'s `oneOf` are disjoint for `purpose`
+/// at a location whose values have a type in `within`.
+fn one_of_disjoint(s: &Value, within: TypeSet, purpose: Purpose) -> bool {
+    let doc = Doc { root: s };
+    let n = s["oneOf"].as_array().map_or(0, Vec::len);
+    let branches: Vec<_> = (0..n).map(|i| (&s["oneOf"][i], format!("/oneOf/{i}"))).collect();
+    disjoint(&doc, &branches, within, purpose)
+}
+
+fn exact(s: &Value) -> bool {
+    one_of_disjoint(s, TypeSet::ALL, Purpose::Exact)
+}
+
 #[test]
 fn ok_disjoint_one_of_reads_as_any_of() {
-    let s = json!({"oneOf": [
+    let s = json!({"type": "object", "oneOf": [
         {"properties": {"t": {"const": "a"}, "x": {}}, "required": ["t"]},
         {"properties": {"t": {"enum": ["b", "c"]}, "y": {}}, "required": ["t"]}]});
-    assert!(disjoint(&Doc { root: &s }, &[(&s["oneOf"][0], "/oneOf/0".into()), (&s["oneOf"][1], "/oneOf/1".into())]));
+    assert!(one_of_disjoint(&s, TypeSet::object_only(), Purpose::Exact));
     assert_eq!(project(&s, &json!({"t": "b", "x": 1, "y": 2})), json!({"t": "b", "y": 2}));
-    let overlapping = json!({"oneOf": [{"properties": {"t": {"enum": ["a", 1]}}, "required": ["t"]},
-                                      {"properties": {"t": {"enum": [1.0]}}, "required": ["t"]}]});
-    let doc = Doc { root: &overlapping };
-    let branches = [(&overlapping["oneOf"][0], "/oneOf/0".into()), (&overlapping["oneOf"][1], "/oneOf/1".into())];
-    assert!(!disjoint(&doc, &branches), "1 and 1.0 are one value");
-    assert!(disjoint(
-        &Doc { root: &json!({}) },
-        &[(&json!({"type": "string"}), "/a".into()), (&json!({"type": "object"}), "/b".into())]
-    ));
+    let overlapping = json!({"oneOf": [{"type": "object", "properties": {"t": {"enum": ["a", 1]}}, "required": ["t"]},
+                                      {"type": "object", "properties": {"t": {"enum": [1.0]}}, "required": ["t"]}]});
+    assert!(!exact(&overlapping), "1 and 1.0 are one value");
+    assert!(exact(&json!({"oneOf": [{"type": "string"}, {"type": "object"}]})));
+}
+
+#[test]
+fn err_a_key_does_not_separate_branches_that_admit_other_types() {
+    // "x" satisfies both branches: `required` says nothing about a string.
+    let untyped = json!({"oneOf": [
+        {"properties": {"t": {"const": "a"}}, "required": ["t"]},
+        {"properties": {"t": {"const": "b"}}, "required": ["t"]}]});
+    assert!(!exact(&untyped));
+    assert!(one_of_disjoint(&untyped, TypeSet::object_only(), Purpose::Exact), "the location's own type decides");
+    // The projection never changes a scalar, but it does change arrays.
+    let scalars = TypeSet { array: false, ..TypeSet::ALL };
+    assert!(one_of_disjoint(&untyped, scalars, Purpose::Projection));
+    assert!(!one_of_disjoint(&untyped, TypeSet::ALL, Purpose::Projection));
+}
+
+#[test]
+fn ok_a_key_one_branch_requires_and_another_forbids_separates_them() {
+    // serde's externally tagged enum, as schemars writes it.
+    let tagged = json!({"oneOf": [
+        {"type": "string", "enum": ["Point"]},
+        {"type": "object", "properties": {"Circle": {"type": "object"}}, "required": ["Circle"], "additionalProperties": false},
+        {"type": "object", "properties": {"Label": {"type": "string"}}, "required": ["Label"], "additionalProperties": false}]});
+    assert!(exact(&tagged));
+    // Forbidding through a `$ref`'d closed object, or by a `false` property.
+    let s = json!({"oneOf": [{"$ref": "#/$defs/A"}, {"type": "object", "properties": {"a": false, "b": {}}, "required": ["b"]}],
+        "$defs": {"A": {"type": "object", "properties": {"a": {}}, "required": ["a"], "additionalProperties": false}}});
+    assert!(exact(&s));
+    // One closed branch is enough: it forbids the key the other requires.
+    let one_closed = json!({"oneOf": [
+        {"type": "object", "properties": {"a": {}}, "required": ["a"], "additionalProperties": false},
+        {"type": "object", "properties": {"b": {}}, "required": ["b"]}]});
+    assert!(exact(&one_closed));
+    // Not forbidden: both are open, or a pattern may admit the key.
+    let open = json!({"oneOf": [
+        {"type": "object", "properties": {"a": {}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {}}, "required": ["b"]}]});
+    assert!(!exact(&open), "{{\"a\":1,\"b\":1}} satisfies both");
+    let patterned = json!({"oneOf": [
+        {"type": "object", "properties": {"a": {}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {}}, "required": ["b"], "patternProperties": {"^a": {}}, "additionalProperties": false}]});
+    assert!(!exact(&patterned), "{{\"a\":1,\"b\":1}} satisfies both");
+    // Pairwise: every pair needs its own reason, and one pair without one fails the whole.
+    let three = json!({"oneOf": [
+        {"type": "object", "properties": {"a": {}}, "required": ["a"], "additionalProperties": false},
+        {"type": "object", "properties": {"b": {}}, "required": ["b"], "additionalProperties": false},
+        {"type": "object", "properties": {"a": {}, "b": {}}, "additionalProperties": false}]});
+    assert!(!exact(&three), "{{\"a\":1}} satisfies the first and the third");
 }
 
 #[test]
 fn ok_nested_unions_join_their_branches_when_proving_disjointness() {
-    let check = |s: &Value| {
-        let doc = Doc { root: s };
-        let branches: Vec<_> = (0..2).map(|i| (&s["oneOf"][i], format!("/oneOf/{i}"))).collect();
-        disjoint(&doc, &branches)
-    };
     // An array matches both branches: the nested union admits arrays too.
     let s = json!({"oneOf": [{"type": "array"},
         {"anyOf": [{"type": ["array", "string"]}, {"type": "string", "maxLength": 1}]}]});
-    assert!(!check(&s));
+    assert!(!exact(&s));
     // A key that only one branch of a nested union requires is no discriminator.
     let s = json!({"oneOf": [
-        {"properties": {"t": {"const": "a"}}, "required": ["t"]},
+        {"type": "object", "properties": {"t": {"const": "a"}}, "required": ["t"]},
         {"anyOf": [{"properties": {"t": {"const": "b"}}, "required": ["t"]}, {"type": "object"}]}]});
-    assert!(!check(&s));
+    assert!(!exact(&s));
     // A literal under a pattern that may not apply does not pin the key.
     let s = json!({"oneOf": [
-        {"properties": {"t": {"enum": [1, 2]}}, "patternProperties": {"^z": {"const": 1}}, "required": ["t"]},
-        {"properties": {"t": {"const": 2}}, "required": ["t"]}]});
-    assert!(!check(&s));
+        {"type": "object", "properties": {"t": {"enum": [1, 2]}}, "patternProperties": {"^z": {"const": 1}}, "required": ["t"]},
+        {"type": "object", "properties": {"t": {"const": 2}}, "required": ["t"]}]});
+    assert!(!exact(&s));
     // Through allOf and $ref the facts must hold, and still prove it.
     let s = json!({"oneOf": [{"allOf": [{"$ref": "#/$defs/S"}]}, {"anyOf": [{"type": "integer"}, {"type": "null"}]}],
         "$defs": {"S": {"type": "string"}}});
-    assert!(check(&s));
+    assert!(exact(&s));
 }
 
 #[test]

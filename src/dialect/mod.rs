@@ -5,6 +5,7 @@ pub(crate) mod envelope;
 pub(crate) mod gemini;
 pub(crate) mod grammar;
 pub(crate) mod openai;
+mod optional;
 pub(crate) mod strict;
 
 use crate::fragment::Fragment;

@@ -154,11 +154,16 @@ fn lowering_rules(rules: &StrictRules) -> Rules {
 type Rewritten = (serde_json::Value, bool, Vec<Note>, Option<serde_json::Value>);
 
 fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Note> {
-    let lowered = lower::lower(doc, &lowering_rules(rules), lower::Settings::of(opts, true)).map_err(|f| f.0)?;
+    // Objects record where they came from: the notes of the passes below name source pointers.
+    let settings = lower::Settings { locate: true, ..lower::Settings::of(opts, true) };
+    let lowered = lower::lower(doc, &lowering_rules(rules), settings).map_err(|f| f.0)?;
     let mut ann = lowered.schema;
     lower::split_type_arrays(&mut ann, rules.type_arrays);
     let mut reshape_notes = Vec::new();
     let mut exact = lowered.exact;
+    if !opts.reshape {
+        super::optional::expand(&mut ann, rules.max_any_of, &mut reshape_notes);
+    }
     if opts.reshape {
         reshape::optionals(&mut ann, &mut reshape_notes);
         exact &= !reshape::disambiguate(&mut ann, &mut reshape_notes);
@@ -166,7 +171,7 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritt
             ann = reshape::wrap(ann, &mut reshape_notes);
         }
     }
-    let schema = if opts.reshape { lower::strip(&ann) } else { ann.clone() };
+    let schema = lower::strip(&ann);
     let annotated = reshape::has_markers(&ann).then_some(ann);
     let out_doc = Doc { root: &schema };
     match strict::qualify_fast(&out_doc, &schema, rules, opts.assert_formats) {

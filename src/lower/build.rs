@@ -96,7 +96,7 @@ impl<'d> Lowerer<'_, 'd> {
             }
             self.objects(&f, pi, at, &mut out)?;
         }
-        if self.encodings && out.contains_key("properties") {
+        if self.locate && out.contains_key("properties") {
             out.insert(super::AT.to_owned(), Value::String(at.to_owned()));
         }
         let node = Value::Object(out);
@@ -111,6 +111,9 @@ impl<'d> Lowerer<'_, 'd> {
     /// `S ∧ (B1 ∨ B2)` = `(S ∧ B1) ∨ (S ∧ B2)`: each branch is lowered with the
     /// siblings merged in, so nothing is lost to a dialect that cannot mix them.
     fn distribute(&mut self, mut f: Facts<'d>, pi: &[Src<'d>], at: &str) -> Result<Value, Fail> {
+        if let Some(v) = self.union_of_locations(&f, pi, at) {
+            return v;
+        }
         let unions = std::mem::take(&mut f.unions);
         // Annotations describe the whole location: keep them on the union, once.
         let annotations: Vec<(&str, Value)> = [("title", f.title.take()), ("description", f.description.take())]
@@ -134,16 +137,12 @@ impl<'d> Lowerer<'_, 'd> {
         }
         // Each combination remembers which branch of each union it took: its
         // objects close to the keys of those branches (unions close by branch).
+        let within = f.types;
         let mut combos: Vec<(Facts<'d>, Vec<(String, usize)>)> = vec![(f, Vec::new())];
         for (kw, p, branches) in used {
             if kw == "oneOf" && branches.len() > 1 {
-                if closure::disjoint(self.doc, &branches) {
-                    self.note(
-                        &p,
-                        kw,
-                        Action::Rewritten,
-                        "read as `anyOf`: its branches are disjoint (distinct types, or distinct literals of a required key), so no answer matches two of them",
-                    );
+                if closure::disjoint(self.doc, &branches, within, closure::Purpose::Exact) {
+                    self.note(&p, kw, Action::Rewritten, DISJOINT_ONE_OF);
                 } else {
                     self.widen(
                         &p,
@@ -175,27 +174,9 @@ impl<'d> Lowerer<'_, 'd> {
             }
             let v = self.build(c, pi, at);
             self.choices.clone_from(&outer);
-            let v = v?;
-            match v {
-                Value::Object(m) if m.len() == 1 && m.contains_key("anyOf") => {
-                    if let Some(Value::Array(inner)) = m.get("anyOf") {
-                        outs.extend(inner.iter().cloned());
-                    }
-                }
-                other => outs.push(other),
-            }
+            push_branch(&mut outs, v?);
         }
-        let mut unique: Vec<Value> = Vec::with_capacity(outs.len());
-        for o in outs {
-            if !unique.contains(&o) {
-                unique.push(o);
-            }
-        }
-        let mut node = match unique.len() {
-            0 => return Err(Fail::empty(at, "anyOf", "no branch accepts a value")),
-            1 => unique.pop().unwrap_or(Value::Null),
-            _ => any_of(unique),
-        };
+        let mut node = union_node(outs, at)?;
         if let Value::Object(m) = &mut node {
             for (k, v) in annotations.into_iter().rev() {
                 if !m.contains_key(k) {
@@ -969,6 +950,37 @@ fn undeclared<'a>(g: &Gathered<'a>) -> Vec<Src<'a>> {
 
 fn strings(items: &[String]) -> Value {
     Value::Array(items.iter().map(|s| Value::String(s.clone())).collect())
+}
+
+/// The note of a `oneOf` proved disjoint and sent as `anyOf`.
+pub(super) const DISJOINT_ONE_OF: &str = "read as `anyOf`: its branches are disjoint (distinct types, distinct literals of a required key, or a key one requires and another forbids), so no answer matches two of them";
+
+/// Adds a lowered branch to a union's branches, splicing a union in.
+pub(super) fn push_branch(outs: &mut Vec<Value>, v: Value) {
+    match v {
+        Value::Object(m) if m.len() == 1 && m.contains_key("anyOf") => {
+            if let Some(Value::Array(inner)) = m.get("anyOf") {
+                outs.extend(inner.iter().cloned());
+            }
+        }
+        other => outs.push(other),
+    }
+}
+
+/// The node of a union's lowered branches, duplicates removed: the one
+/// branch itself, or their `anyOf`.
+pub(super) fn union_node(outs: Vec<Value>, at: &str) -> Result<Value, Fail> {
+    let mut unique: Vec<Value> = Vec::with_capacity(outs.len());
+    for o in outs {
+        if !unique.contains(&o) {
+            unique.push(o);
+        }
+    }
+    match unique.len() {
+        0 => Err(Fail::empty(at, "anyOf", "no branch accepts a value")),
+        1 => Ok(unique.pop().unwrap_or(Value::Null)),
+        _ => Ok(any_of(unique)),
+    }
 }
 
 fn any_of(branches: Vec<Value>) -> Value {

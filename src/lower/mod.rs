@@ -11,6 +11,7 @@
 
 mod build;
 mod facts;
+mod refs;
 pub(crate) use crate::types;
 
 use crate::analysis::Doc;
@@ -261,13 +262,17 @@ pub(crate) struct Settings {
     /// express as a string holding its JSON text; each carries a marker
     /// (`$schemacast:…`) for `decode`, stripped from what is sent.
     pub(crate) encodings: bool,
+    /// Objects record the source pointer they were lowered from ([`AT`]) for
+    /// the notes of later passes (on with `encodings`); the caller strips it.
+    pub(crate) locate: bool,
 }
 
 impl Settings {
     /// The settings `opts` ask for; `reshape` says whether this dialect takes
     /// the reversible encodings.
     pub(crate) fn of(opts: &crate::Options, reshape: bool) -> Settings {
-        Settings { readings: opts.readings(), assert_formats: opts.assert_formats, encodings: reshape && opts.reshape }
+        let encodings = reshape && opts.reshape;
+        Settings { readings: opts.readings(), assert_formats: opts.assert_formats, encodings, locate: encodings }
     }
 }
 
@@ -286,6 +291,7 @@ pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, settings: Settings) -> Result<
         rules,
         readings: settings.readings,
         encodings: settings.encodings,
+        locate: settings.locate || settings.encodings,
         choices: Vec::new(),
         assert_formats: settings.assert_formats,
         notes: Vec::new(),
@@ -323,6 +329,8 @@ pub(crate) struct Lowerer<'a, 'd> {
     pub(crate) choices: Vec<(String, usize)>,
     /// Reversible encodings are allowed ([`Settings::encodings`]).
     pub(crate) encodings: bool,
+    /// Objects carry [`AT`] ([`Settings::locate`]).
+    pub(crate) locate: bool,
     pub(crate) assert_formats: bool,
     pub(crate) notes: Vec<Note>,
     pub(crate) exact: bool,
@@ -385,42 +393,6 @@ impl<'d> Lowerer<'_, 'd> {
         self.choices = outer_choices;
         out
     }
-
-    /// A location held by one plain `$ref` (nothing beside it but annotations
-    /// and definitions), where the projection sees nothing else, is sent as a
-    /// reference when the dialect resolves them: its target is lowered once,
-    /// in the same context (the projection's view of the target is the target).
-    fn pass_through(&mut self, own: &[Src<'d>], pi: &[Src<'d>], at: &str) -> Option<Result<Value, Fail>> {
-        if !self.rules.refs || at.is_empty() || own.len() != 1 || pi.len() != 1 || own[0].1 != pi[0].1 {
-            return None;
-        }
-        let Value::Object(map) = own[0].0 else { return None };
-        let plain = map.keys().all(|k| {
-            matches!(k.as_str(), "$ref" | "$defs" | "definitions" | "$comment")
-                || (crate::vocab::is_annotation(k) && k != "title" && k != "description")
-        });
-        let r = map.get("$ref").and_then(Value::as_str)?;
-        if !plain {
-            return None;
-        }
-        let (target, ptr) = crate::closure::resolve(self.doc, r)?;
-        if let Some((_, name, _)) = self.defs.iter().find(|(p, _, _)| *p == ptr) {
-            return Some(Ok(reference(name)));
-        }
-        let name = def_name(&ptr, self.defs.len(), &self.defs);
-        self.defs.push((ptr.clone(), name.clone(), None));
-        let src = (target, ptr.clone());
-        let lowered = self.location(std::slice::from_ref(&src), std::slice::from_ref(&src), &ptr);
-        match lowered {
-            Ok(v) => {
-                if let Some(slot) = self.defs.iter_mut().find(|(p, _, _)| *p == ptr) {
-                    slot.2 = Some(v);
-                }
-                Some(Ok(reference(&name)))
-            }
-            Err(e) => Some(Err(e)),
-        }
-    }
 }
 
 impl Lowerer<'_, '_> {
@@ -455,27 +427,6 @@ pub(crate) fn strip(value: &Value) -> Value {
     }
 }
 
-fn reference(name: &str) -> Value {
-    let mut m = Map::new();
-    m.insert("$ref".to_owned(), Value::String(format!("#/$defs/{name}")));
-    Value::Object(m)
-}
-
-/// A `$defs` name for the target at `ptr`: its own name when it has a plain one.
-fn def_name(ptr: &str, n: usize, taken: &[(String, String, Option<Value>)]) -> String {
-    let last = ptr.rsplit('/').next().unwrap_or_default();
-    let plain = !last.is_empty()
-        && last.len() <= 48
-        && last.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    let from_defs = ptr.starts_with("/$defs/") || ptr.starts_with("/definitions/");
-    let is_taken = |name: &str| taken.iter().any(|(_, t, _)| t == name);
-    if plain && from_defs && !is_taken(last) {
-        return last.to_owned();
-    }
-    // A generated name never takes one already given (the caller's own names included).
-    (n..).map(|i| format!("ref{i}")).find(|name| !is_taken(name)).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -505,7 +456,8 @@ mod tests {
     #[track_caller]
     fn check(schema: Value) -> Result<(Value, bool), String> {
         let doc = Doc { root: &schema };
-        let settings = Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false };
+        let settings =
+            Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
         lower(&doc, &OPEN, settings).map(|l| (l.schema, l.exact)).map_err(|f| f.0.to_string())
     }
 
@@ -534,6 +486,30 @@ mod tests {
     }
 
     #[test]
+    fn ok_recursion_through_a_union_of_references_is_kept() {
+        static REFS: Rules = Rules { refs: true, ..OPEN };
+        let s = json!({"type": "object", "properties": {"e": {"$ref": "#/$defs/E"}}, "required": ["e"],
+            "$defs": {"E": {"oneOf": [
+                {"$ref": "#/$defs/Num"},
+                {"type": "object", "properties": {"k": {"const": "neg"}, "of": {"$ref": "#/$defs/E"}}, "required": ["k", "of"]}]},
+                "Num": {"type": "object", "properties": {"k": {"const": "num"}}, "required": ["k"]}}});
+        let doc = Doc { root: &s };
+        let settings =
+            Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
+        let lowered = lower(&doc, &REFS, settings).map_err(|f| f.0.to_string()).expect("lowers");
+        assert!(lowered.exact, "nothing is cut: {:?}", lowered.notes);
+        let e = &lowered.schema["$defs"]["E"]["anyOf"];
+        assert_eq!(e[0], json!({"$ref": "#/$defs/Num"}));
+        assert_eq!(e[1]["properties"]["of"], json!({"$ref": "#/$defs/E"}));
+        // Read by branch only when the union stands alone: a sibling assertion distributes it.
+        let s2 = json!({"type": "object", "properties": {"e": {"anyOf": [{"$ref": "#/$defs/N"}], "required": ["k"]}},
+            "$defs": {"N": {"type": "object", "properties": {"k": {"type": "string"}}}}});
+        let doc = Doc { root: &s2 };
+        let lowered = lower(&doc, &REFS, settings).map_err(|f| f.0.to_string()).expect("lowers");
+        assert_eq!(lowered.schema["properties"]["e"]["required"], json!(["k"]));
+    }
+
+    #[test]
     fn ok_literals_filtered_by_type() {
         let s = json!({"type": "string", "enum": ["a", 1, null]});
         assert_eq!(check(s), Ok((json!({"type": "string", "enum": ["a"]}), true)));
@@ -552,7 +528,8 @@ mod tests {
         let s = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/ref1"}, "b": {"$ref": "#/$defs/x.y"}},
             "$defs": {"ref1": {"type": "string"}, "x.y": {"type": "integer"}}});
         let doc = Doc { root: &s };
-        let settings = Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false };
+        let settings =
+            Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
         let out = lower(&doc, &rules, settings).expect("lowers").schema;
         let (a, b) = (&out["properties"]["a"]["$ref"], &out["properties"]["b"]["$ref"]);
         assert_ne!(a, b, "{out}");

@@ -21,6 +21,7 @@
 
 use crate::lower::{AT, JSON_TEXT, PAIRS};
 use crate::note::{Action, Note};
+use crate::types::TypeSet;
 use serde_json::{Map, Value, json};
 
 mod inverse;
@@ -300,7 +301,8 @@ fn marked(v: &Value, root: &Value, seen: &mut Vec<String>) -> bool {
 /// over the annotated schema: disjoint types, or a discriminating key).
 fn sent_disjoint(a: &Value, b: &Value, root: &Value) -> bool {
     // The two pointers only label the starting nodes for the proof's bookkeeping.
-    crate::closure::disjoint(&crate::analysis::Doc { root }, &[(a, "/0".to_owned()), (b, "/1".to_owned())])
+    let branches = [(a, "/0".to_owned()), (b, "/1".to_owned())];
+    crate::closure::disjoint(&crate::analysis::Doc { root }, &branches, TypeSet::ALL, crate::closure::Purpose::Exact)
 }
 
 /// Whether `v` holds a reshape marker anywhere (references not followed).

@@ -1,0 +1,157 @@
+//! References kept as references: a plain `$ref`, and a union whose branches
+//! are plain `$ref`s, lowered once into `$defs` (recursion kept) when the
+//! dialect resolves references.
+
+use super::build::{DISJOINT_ONE_OF, push_branch, union_node};
+use super::facts::Facts;
+use super::types::TypeSet;
+use super::{Fail, FailKind, Lowerer};
+use crate::closure::{self, Src};
+use crate::note::Action;
+use serde_json::{Map, Value};
+
+impl<'d> Lowerer<'_, 'd> {
+    /// A location held by one plain `$ref` (nothing beside it but annotations
+    /// and definitions), where the projection sees nothing else, is sent as a
+    /// reference when the dialect resolves them: its target is lowered once,
+    /// in the same context (the projection's view of the target is the target).
+    pub(super) fn pass_through(&mut self, own: &[Src<'d>], pi: &[Src<'d>], at: &str) -> Option<Result<Value, Fail>> {
+        if !self.rules.refs || at.is_empty() || own.len() != 1 || pi.len() != 1 || own[0].1 != pi[0].1 {
+            return None;
+        }
+        let Value::Object(map) = own[0].0 else { return None };
+        let plain = map.keys().all(|k| plain_key(k));
+        let r = map.get("$ref").and_then(Value::as_str)?;
+        if !plain {
+            return None;
+        }
+        let (target, ptr) = crate::closure::resolve(self.doc, r)?;
+        if let Some((_, name, _)) = self.defs.iter().find(|(p, _, _)| *p == ptr) {
+            return Some(Ok(reference(name)));
+        }
+        let name = def_name(&ptr, self.defs.len(), &self.defs);
+        self.defs.push((ptr.clone(), name.clone(), None));
+        let src = (target, ptr.clone());
+        let lowered = self.location(std::slice::from_ref(&src), std::slice::from_ref(&src), &ptr);
+        match lowered {
+            Ok(v) => {
+                if let Some(slot) = self.defs.iter_mut().find(|(p, _, _)| *p == ptr) {
+                    slot.2 = Some(v);
+                }
+                Some(Ok(reference(&name)))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    /// A location that is one union and nothing else (annotations aside),
+    /// read by branch, where the projection sees nothing else either: each
+    /// branch is its own location, so a branch that is a plain `$ref` stays a
+    /// reference ([`Self::pass_through`]) and recursion through a union of
+    /// references (Pydantic's recursive discriminated unions) is kept instead
+    /// of cut. `None` when the location is not such a union.
+    pub(super) fn union_of_locations(
+        &mut self,
+        f: &Facts<'d>,
+        pi: &[Src<'d>],
+        at: &str,
+    ) -> Option<Result<Value, Fail>> {
+        let [(kw, p, branches)] = f.unions.as_slice() else { return None };
+        if !self.rules.refs
+            || !self.readings.by_branch
+            || pi.len() != 1
+            || pi[0].1 != at
+            || !unconstrained(f)
+            || !branches.iter().any(|b| is_plain_ref(b.0))
+        {
+            return None;
+        }
+        if *kw == "oneOf" {
+            if !closure::disjoint(self.doc, branches, TypeSet::ALL, closure::Purpose::Exact) {
+                return None;
+            }
+            self.note(p, kw, Action::Rewritten, DISJOINT_ONE_OF);
+        }
+        let mut outs: Vec<Value> = Vec::with_capacity(branches.len());
+        for b in branches {
+            let one = std::slice::from_ref(b);
+            match self.location(one, one, &b.1) {
+                Ok(v) => push_branch(&mut outs, v),
+                Err(Fail(_, FailKind::Empty)) => {} // a branch that accepts nothing adds nothing
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        let mut node = match union_node(outs, at) {
+            Ok(node) => node,
+            Err(e) => return Some(Err(e)),
+        };
+        if let Value::Object(m) = &mut node {
+            for (k, v) in [("description", &f.description), ("title", &f.title)] {
+                if let Some(v) = v.clone().filter(|_| self.rules.allows(k))
+                    && !m.contains_key(k)
+                {
+                    m.shift_insert(0, k.to_owned(), v);
+                }
+            }
+        }
+        Some(Ok(node))
+    }
+}
+
+/// A schema that is a `$ref` and nothing else but annotations.
+fn is_plain_ref(v: &Value) -> bool {
+    let Value::Object(map) = v else { return false };
+    map.contains_key("$ref") && map.keys().all(|k| plain_key(k))
+}
+
+fn plain_key(k: &str) -> bool {
+    matches!(k, "$ref" | "$defs" | "definitions" | "$comment")
+        || (crate::vocab::is_annotation(k) && k != "title" && k != "description")
+}
+
+/// The merged facts of a location say nothing beside their one union.
+fn unconstrained(f: &Facts<'_>) -> bool {
+    f.types == TypeSet::ALL
+        && f.literals.is_none()
+        && f.min_length.is_none()
+        && f.max_length.is_none()
+        && f.patterns.is_empty()
+        && f.formats.is_empty()
+        && f.minimum.is_none()
+        && f.maximum.is_none()
+        && f.multiple_of.is_empty()
+        && f.array_nodes.is_empty()
+        && f.min_items.is_none()
+        && f.max_items.is_none()
+        && f.properties.is_empty()
+        && f.required.is_empty()
+        && f.closed_at.is_none()
+        && f.additional.is_empty()
+        && f.pattern_properties.is_none()
+        && f.min_properties.is_none()
+        && f.max_properties.is_none()
+        && f.dropped.is_empty()
+        && f.never.is_none()
+        && !f.recursion_cut
+}
+
+fn reference(name: &str) -> Value {
+    let mut m = Map::new();
+    m.insert("$ref".to_owned(), Value::String(format!("#/$defs/{name}")));
+    Value::Object(m)
+}
+
+/// A `$defs` name for the target at `ptr`: its own name when it has a plain one.
+fn def_name(ptr: &str, n: usize, taken: &[(String, String, Option<Value>)]) -> String {
+    let last = ptr.rsplit('/').next().unwrap_or_default();
+    let plain = !last.is_empty()
+        && last.len() <= 48
+        && last.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let from_defs = ptr.starts_with("/$defs/") || ptr.starts_with("/definitions/");
+    let is_taken = |name: &str| taken.iter().any(|(_, t, _)| t == name);
+    if plain && from_defs && !is_taken(last) {
+        return last.to_owned();
+    }
+    // A generated name never takes one already given (the caller's own names included).
+    (n..).map(|i| format!("ref{i}")).find(|name| !is_taken(name)).unwrap_or_default()
+}
