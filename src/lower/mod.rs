@@ -11,7 +11,9 @@
 
 mod build;
 mod facts;
+mod objects;
 mod refs;
+mod scalars;
 pub(crate) use crate::types;
 
 use crate::analysis::Doc;
