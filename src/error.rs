@@ -19,6 +19,9 @@ pub enum ErrorKind {
     /// An option is invalid (for example a `name` outside `[A-Za-z0-9_-]{1,64}`), or
     /// the option does not fit the provider or mode.
     InvalidOption,
+    /// A schema given as text is not JSON ([`Error::not_json`]). The compiler
+    /// takes values, so only readers of text meet it: the CLI, the Python package.
+    InvalidJson,
 }
 
 impl ErrorKind {
@@ -30,6 +33,7 @@ impl ErrorKind {
             ErrorKind::Unsupported => "unsupported",
             ErrorKind::LimitExceeded => "limit_exceeded",
             ErrorKind::InvalidOption => "invalid_option",
+            ErrorKind::InvalidJson => "invalid_json",
         }
     }
 }
@@ -83,6 +87,13 @@ impl Error {
         Error { kind, problems: vec![Problem { pointer: pointer.into(), message: message.into() }] }
     }
 
+    /// A schema text that did not parse as JSON: [`ErrorKind::InvalidJson`] at
+    /// the root, with the parser's message.
+    #[must_use]
+    pub fn not_json(e: &serde_json::Error) -> Self {
+        Error::new(ErrorKind::InvalidJson, "", format!("the schema is not JSON: {e}"))
+    }
+
     /// Builds an error from several problems; `problems` must not be empty.
     pub(crate) fn many(kind: ErrorKind, problems: Vec<Problem>) -> Self {
         debug_assert!(!problems.is_empty());
@@ -114,5 +125,19 @@ impl Error {
     #[must_use]
     pub fn problems(&self) -> &[Problem] {
         &self.problems
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn err_a_schema_text_that_is_not_json() {
+        let Err(e) = serde_json::from_str::<serde_json::Value>("{nope") else { panic!("parsed") };
+        let err = Error::not_json(&e);
+        assert_eq!(err.kind(), ErrorKind::InvalidJson);
+        assert_eq!(err.pointer(), "");
+        assert!(err.to_string().starts_with("invalid_json: at (root): the schema is not JSON: "), "{err}");
     }
 }

@@ -41,6 +41,25 @@ pub struct ProviderInfo {
     pub options: String,
 }
 
+impl ProviderInfo {
+    /// The same fields as a JSON object, keyed by their names (what bindings
+    /// and tools print).
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name,
+            "aliases": self.aliases,
+            "api": self.api,
+            "schema_request": self.schema_request,
+            "json_request": self.json_request,
+            "enforces": self.enforces,
+            "keywords": self.keywords,
+            "limits": self.limits,
+            "options": self.options,
+        })
+    }
+}
+
 impl Provider {
     /// What this provider enforces and how it is asked, from its profile.
     #[must_use]
@@ -238,5 +257,19 @@ mod tests {
         assert!(Provider::DeepSeek.info().schema_request.starts_with("none"));
         assert!(Provider::AzureOpenAi.info().keywords.contains("structure only"));
         assert!(Provider::Claude.info().options.contains("--claude-mechanism"));
+    }
+
+    #[test]
+    fn ok_the_json_form_has_every_field() {
+        let i = Provider::Gemini.info();
+        let j = i.to_json();
+        let keys: Vec<&str> = j.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+        assert_eq!(
+            keys,
+            ["name", "aliases", "api", "schema_request", "json_request", "enforces", "keywords", "limits", "options"]
+        );
+        assert_eq!(j["name"], "gemini");
+        assert_eq!(j["aliases"], serde_json::json!(i.aliases));
+        assert_eq!(j["limits"], i.limits.as_str());
     }
 }

@@ -410,6 +410,20 @@ impl Options {
         self
     }
 
+    /// A schema name made from any text, such as a model or type name
+    /// (`Page[Item]` gives `Page_Item_`): characters outside `[A-Za-z0-9_-]`
+    /// become `_`, and it is cut to 64 characters. An empty text leaves the name
+    /// as it was.
+    #[must_use]
+    pub fn with_name_from(self, text: &str) -> Self {
+        let cleaned: String = text
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+            .take(64)
+            .collect();
+        if cleaned.is_empty() { self } else { self.with_name(cleaned) }
+    }
+
     /// Turns unknown keywords (`x-…`, `_format`, typos) from annotations with a
     /// note into [`ErrorKind::Unsupported`] errors.
     #[must_use]
@@ -587,5 +601,24 @@ impl Options {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ok_a_name_made_from_any_text() {
+        let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false});
+        let name = |t: &str| {
+            let e = Options::new(Provider::OpenAi).with_name_from(t).compile(&schema).expect("compiles");
+            e.body()["response_format"]["json_schema"]["name"].clone()
+        };
+        assert_eq!(name("Page[Item]"), "Page_Item_");
+        assert_eq!(name(&"x".repeat(80)), json!("x".repeat(64)));
+        assert_eq!(name("caf\u{e9}-2"), "caf_-2");
+        assert_eq!(name(""), "structured_output", "an empty text keeps the default");
     }
 }

@@ -37,12 +37,7 @@ fn json_text(obj: &Bound<'_, PyAny>) -> PyResult<Option<Result<Value, serde_json
 /// its name.
 fn schema_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<(Value, Option<String>)> {
     if let Some(parsed) = json_text(obj)? {
-        // The core compiles values, not texts, so it has no `invalid_json` kind: the kind
-        // is the CLI's for the same case, and the message is in the core's `Error` style.
-        return parsed.map(|v| (v, None)).map_err(|e| {
-            let message = format!("the schema is not JSON: {e}");
-            errors::schema_error(py, "invalid_json", format!("invalid_json: at (root): {message}"), &[("", &message)])
-        });
+        return parsed.map(|v| (v, None)).map_err(|e| errors::from_error(py, &schemacast::Error::not_json(&e)));
     }
     if obj.cast::<PyDict>().is_ok()
         || obj.cast::<PyBool>().is_ok()
@@ -57,7 +52,7 @@ fn schema_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<(Value, Option
     if let Ok(method) = obj.getattr(pyo3::intern!(py, "model_json_schema")) {
         let schema = to_value(&method.call0()?)?;
         let name = obj.getattr(pyo3::intern!(py, "__name__")).and_then(|n| n.extract::<String>()).ok();
-        return Ok((schema, name.and_then(|n| schema_name(&n))));
+        return Ok((schema, name));
     }
     if obj.hasattr(pyo3::intern!(py, "validate_python"))?
         && let Ok(method) = obj.getattr(pyo3::intern!(py, "json_schema"))
@@ -68,18 +63,6 @@ fn schema_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<(Value, Option
         "schema must be a dict, a bool, a JSON string or a Pydantic model class, not {}",
         obj.get_type().name()?
     )))
-}
-
-/// A model class name as a schema name: `[A-Za-z0-9_-]{1,64}`, other
-/// characters replaced by `_` (`Page[Item]` gives `Page_Item_`); `None` for an
-/// empty name, which leaves the core's default.
-fn schema_name(name: &str) -> Option<String> {
-    let cleaned: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
-        .take(64)
-        .collect();
-    (!cleaned.is_empty()).then_some(cleaned)
 }
 
 /// A JSON value argument: plain JSON, or a Pydantic model instance (dumped
@@ -448,7 +431,12 @@ fn emit(
         let (s, n) = schema_arg(py, schema)?;
         (Some(s), n)
     };
-    opts = given(opts, name.or(model_name), Options::with_name);
+    opts = match (name, model_name) {
+        (Some(n), _) => opts.with_name(n),
+        // A model class's name, made a schema name by the core's rule.
+        (None, Some(m)) => opts.with_name_from(&m),
+        (None, None) => opts,
+    };
     let compiled = py.detach(|| match &schema {
         Some(s) => opts.compile(s),
         None => opts.compile_without_schema(),
@@ -495,17 +483,7 @@ fn project<'py>(py: Python<'py>, schema: &Bound<'py, PyAny>, value: &Bound<'py, 
 fn providers(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let list = PyList::empty(py);
     for p in Provider::ALL {
-        let info = p.info();
-        let d = PyDict::new(py);
-        d.set_item("name", info.name)?;
-        d.set_item("aliases", info.aliases.to_vec())?;
-        d.set_item("api", info.api)?;
-        d.set_item("schema_request", info.schema_request)?;
-        d.set_item("json_request", info.json_request)?;
-        d.set_item("enforces", info.enforces)?;
-        d.set_item("keywords", info.keywords)?;
-        d.set_item("limits", info.limits)?;
-        d.set_item("options", info.options)?;
+        let d = to_py(py, &p.info().to_json())?;
         list.append(d)?;
     }
     Ok(list)

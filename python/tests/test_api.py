@@ -162,6 +162,8 @@ def test_providers_describe_each_provider() -> None:
     assert set(claude) == {
         "name", "aliases", "api", "schema_request", "json_request", "enforces", "keywords", "limits", "options",
     }  # fmt: skip
+    # The typed dict the stubs declare is the core's field list (`ProviderInfo::to_json`).
+    assert set(claude) == set(schemacast.ProviderInfo.__annotations__)
 
 
 def test_modes() -> None:

@@ -88,8 +88,9 @@ impl Args {
         });
         for path in std::mem::take(&mut self.resources) {
             let text = std::fs::read_to_string(&path).map_err(|e| (2, format!("cannot read {path}: {e}")))?;
-            let doc: Value = serde_json::from_str(&text)
-                .map_err(|e| (1, format!("invalid_json\n  at {path}: the resource is not JSON: {e}")))?;
+            let doc: Value = serde_json::from_str(&text).map_err(|e| {
+                (1, format!("{}\n  at {path}: the resource is not JSON: {e}", schemacast::ErrorKind::InvalidJson))
+            })?;
             if let Some(id) = doc.get("$id").or_else(|| doc.get("id")).and_then(Value::as_str)
                 && !id.starts_with('#')
             {

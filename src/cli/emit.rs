@@ -70,16 +70,13 @@ fn lines(args: &Args, options: &schemacast::Options, text: &str, io: &mut Io<'_>
     let mut failed = false;
     let mut out = String::with_capacity(text.len() * 2);
     for line in text.lines() {
-        let result = match serde_json::from_str::<Value>(line) {
-            Ok(schema) => options.compile(&schema).map(|em| output(args, &em)).unwrap_or_else(|e| {
-                failed = true;
-                json!({"error": {"kind": e.kind().as_str(), "pointer": e.pointer(), "message": e.message()}})
-            }),
-            Err(e) => {
-                failed = true;
-                json!({"error": {"kind": "invalid_json", "pointer": "", "message": e.to_string()}})
-            }
-        };
+        let compiled = serde_json::from_str::<Value>(line)
+            .map_err(|e| Error::not_json(&e))
+            .and_then(|schema| options.compile(&schema));
+        let result = compiled.map(|em| output(args, &em)).unwrap_or_else(|e| {
+            failed = true;
+            json!({"error": {"kind": e.kind().as_str(), "pointer": e.pointer(), "message": e.message()}})
+        });
         out.push_str(&result.to_string());
         out.push('\n');
     }
