@@ -39,6 +39,11 @@ fn pieces<'t>(text: &'t str, cuts: &[usize]) -> Vec<&'t str> {
 fn whole(em: &Emission, text: &str) -> Result<Answer, DecodeError> {
     let envelope = profile(em.provider()).envelope;
     match em.tool.as_deref() {
+        // No input delta at all: Anthropic's tool block keeps the `{}` it opened
+        // with, and the whole message carries that.
+        Some(tool) if text.trim().is_empty() && envelope == crate::profile::Envelope::Anthropic => {
+            em.decode(&response_body(envelope, Some(tool), &Value::Object(serde_json::Map::new())))
+        }
         Some(tool) => match crate::decode::parse_json(text) {
             Ok(v) => em.decode(&response_body(envelope, Some(tool), &v)),
             Err(e) => {

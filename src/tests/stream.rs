@@ -515,3 +515,11 @@ fn err_repeated_names_fail_like_decode() {
         assert_eq!(got.map_err(|e| e.kind()), Err("not_json"), "{text}");
     }
 }
+
+/// Found by the `stream` fuzz target: a forced tool whose input never came in
+/// deltas. The stream reads the block's opening `{}`, as `decode` of the whole
+/// message does, and the law must model the same whole message.
+#[test]
+fn ok_a_tool_block_without_input_deltas_ends_like_the_whole_message() {
+    assert_eq!(crate::laws::check_stream_input(b"\x07{\"mes"), Ok(()));
+}
