@@ -416,11 +416,7 @@ impl Options {
     /// as it was.
     #[must_use]
     pub fn with_name_from(self, text: &str) -> Self {
-        let cleaned: String = text
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
-            .take(64)
-            .collect();
+        let cleaned: String = text.chars().map(|c| if name_char(c) { c } else { '_' }).take(64).collect();
         if cleaned.is_empty() { self } else { self.with_name(cleaned) }
     }
 
@@ -583,9 +579,7 @@ impl Options {
     }
 
     pub(crate) fn validate(&self) -> Result<(), Error> {
-        let name_ok = !self.name.is_empty()
-            && self.name.len() <= 64
-            && self.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        let name_ok = !self.name.is_empty() && self.name.len() <= 64 && self.name.chars().all(name_char);
         if !name_ok {
             return Err(Error::new(
                 ErrorKind::InvalidOption,
@@ -602,6 +596,11 @@ impl Options {
         }
         Ok(())
     }
+}
+
+/// A character a schema name may hold: `[A-Za-z0-9_-]`.
+fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
 #[cfg(test)]

@@ -39,12 +39,15 @@ fn pieces<'t>(text: &'t str, cuts: &[usize]) -> Vec<&'t str> {
 fn whole(em: &Emission, text: &str) -> Result<Answer, DecodeError> {
     let envelope = profile(em.provider()).envelope;
     match em.tool.as_deref() {
-        // No input delta at all: Anthropic's tool block keeps the `{}` it opened
-        // with, and the whole message carries that.
-        Some(tool) if text.trim().is_empty() && envelope == crate::profile::Envelope::Anthropic => {
-            em.decode(&response_body(envelope, Some(tool), &Value::Object(serde_json::Map::new())))
-        }
         Some(tool) => match crate::decode::parse_json(text) {
+            // No input delta at all: a block that opens with an input (Anthropic's
+            // `{}`) keeps it, and the whole message carries that.
+            Err(_)
+                if text.trim().is_empty()
+                    && let Some(start) = crate::stream::write::tool_opening_input(envelope) =>
+            {
+                em.decode(&response_body(envelope, Some(tool), &start))
+            }
             Ok(v) => em.decode(&response_body(envelope, Some(tool), &v)),
             Err(e) => {
                 // A whole response always carries the tool input as JSON; the stream

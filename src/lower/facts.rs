@@ -61,6 +61,62 @@ pub(crate) struct Facts<'a> {
 }
 
 impl Facts<'_> {
+    /// The location says nothing but its unions (annotations aside). Every
+    /// field is named, so a new kind of fact must say whether it counts.
+    pub(crate) fn only_unions(&self) -> bool {
+        let Facts {
+            types,
+            literals,
+            literal_at: _,
+            min_length,
+            max_length,
+            patterns,
+            formats,
+            minimum,
+            maximum,
+            multiple_of,
+            array_nodes,
+            min_items,
+            max_items,
+            properties,
+            required,
+            closed_at,
+            additional,
+            additional_declared: _,
+            pattern_properties,
+            min_properties,
+            max_properties,
+            unions: _,
+            dropped,
+            description: _,
+            title: _,
+            never,
+            recursion_cut,
+        } = self;
+        *types == TypeSet::ALL
+            && literals.is_none()
+            && min_length.is_none()
+            && max_length.is_none()
+            && patterns.is_empty()
+            && formats.is_empty()
+            && minimum.is_none()
+            && maximum.is_none()
+            && multiple_of.is_empty()
+            && array_nodes.is_empty()
+            && min_items.is_none()
+            && max_items.is_none()
+            && properties.is_empty()
+            && required.is_empty()
+            && closed_at.is_none()
+            && additional.is_empty()
+            && pattern_properties.is_none()
+            && min_properties.is_none()
+            && max_properties.is_none()
+            && dropped.is_empty()
+            && never.is_none()
+            && !recursion_cut
+    }
+
     fn new(at: &str) -> Self {
         let _ = at;
         Facts {

@@ -131,17 +131,25 @@ pub(crate) fn keyword_type(kw: &str) -> Option<&'static str> {
 /// `prefixItems`), leaving every other keyword as it is: the walk the dialect
 /// syntax passes share.
 pub(crate) fn for_each_child_mut(m: &mut Map<String, Value>, f: &mut dyn FnMut(&mut Value)) {
+    for_each_child_at_mut(m, "", &mut |v, _| f(v));
+}
+
+/// [`for_each_child_mut`], with each sub-schema's pointer below `at`: the only
+/// places a lowered schema holds sub-schemas.
+pub(crate) fn for_each_child_at_mut(m: &mut Map<String, Value>, at: &str, f: &mut dyn FnMut(&mut Value, String)) {
     for (k, sub) in m.iter_mut() {
         match (k.as_str(), sub) {
             ("properties" | "$defs", Value::Object(p)) => {
-                for v in p.values_mut() {
-                    f(v);
+                let base = crate::pointer::push(at, k);
+                for (name, v) in p.iter_mut() {
+                    f(v, crate::pointer::push(&base, name));
                 }
             }
-            ("items" | "additionalProperties", v) => f(v),
+            ("items" | "additionalProperties", v) => f(v, crate::pointer::push(at, k)),
             ("anyOf" | "prefixItems", Value::Array(a)) => {
-                for v in a.iter_mut() {
-                    f(v);
+                let base = crate::pointer::push(at, k);
+                for (i, v) in a.iter_mut().enumerate() {
+                    f(v, crate::pointer::push_index(&base, i));
                 }
             }
             _ => {}

@@ -61,7 +61,7 @@ impl<'d> Lowerer<'_, 'd> {
             || !self.readings.by_branch
             || pi.len() != 1
             || pi[0].1 != at
-            || !unconstrained(f)
+            || !f.only_unions()
             || !branches.iter().any(|b| is_plain_ref(b.0))
         {
             return None;
@@ -107,32 +107,6 @@ fn is_plain_ref(v: &Value) -> bool {
 fn plain_key(k: &str) -> bool {
     matches!(k, "$ref" | "$defs" | "definitions" | "$comment")
         || (crate::vocab::is_annotation(k) && k != "title" && k != "description")
-}
-
-/// The merged facts of a location say nothing beside their one union.
-fn unconstrained(f: &Facts<'_>) -> bool {
-    f.types == TypeSet::ALL
-        && f.literals.is_none()
-        && f.min_length.is_none()
-        && f.max_length.is_none()
-        && f.patterns.is_empty()
-        && f.formats.is_empty()
-        && f.minimum.is_none()
-        && f.maximum.is_none()
-        && f.multiple_of.is_empty()
-        && f.array_nodes.is_empty()
-        && f.min_items.is_none()
-        && f.max_items.is_none()
-        && f.properties.is_empty()
-        && f.required.is_empty()
-        && f.closed_at.is_none()
-        && f.additional.is_empty()
-        && f.pattern_properties.is_none()
-        && f.min_properties.is_none()
-        && f.max_properties.is_none()
-        && f.dropped.is_empty()
-        && f.never.is_none()
-        && !f.recursion_cut
 }
 
 fn reference(name: &str) -> Value {

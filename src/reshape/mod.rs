@@ -58,7 +58,7 @@ fn rewrite_optionals(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note
     if depth > crate::vocab::MAX_DEPTH_CEILING || m.contains_key(JSON_TEXT) {
         return;
     }
-    sent_children_mut(m, at, |s, here| rewrite_optionals(s, root, &here, notes, depth + 1));
+    crate::lower::for_each_child_at_mut(m, at, &mut |s, here| rewrite_optionals(s, root, &here, notes, depth + 1));
     let required: Vec<String> = match m.get("required") {
         Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
         _ => Vec::new(),
@@ -249,28 +249,7 @@ fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed:
         ));
         return;
     }
-    sent_children_mut(m, at, |s, here| settle(s, root, &here, notes, changed, depth + 1));
-}
-
-/// Calls `f` with every sub-schema of a sent (lowered) schema node and its
-/// pointer: the only places a lowered schema holds sub-schemas.
-fn sent_children_mut(m: &mut Map<String, Value>, at: &str, mut f: impl FnMut(&mut Value, String)) {
-    for (k, sub) in m.iter_mut() {
-        match (k.as_str(), sub) {
-            ("properties" | "$defs", Value::Object(p)) => {
-                for (name, s) in p.iter_mut() {
-                    f(s, crate::pointer::push(&crate::pointer::push(at, k), name));
-                }
-            }
-            ("items" | "additionalProperties", s) => f(s, crate::pointer::push(at, k)),
-            ("anyOf" | "prefixItems", Value::Array(a)) => {
-                for (i, s) in a.iter_mut().enumerate() {
-                    f(s, crate::pointer::push_index(&crate::pointer::push(at, k), i));
-                }
-            }
-            _ => {}
-        }
-    }
+    crate::lower::for_each_child_at_mut(m, at, &mut |s, here| settle(s, root, &here, notes, changed, depth + 1));
 }
 
 /// Whether a node, or what its references lead to, carries a marker.

@@ -11,7 +11,7 @@ mod read;
 mod shape;
 mod text;
 mod tree;
-mod write;
+pub(crate) mod write;
 
 pub use events::{EventSplitter, StreamEvent};
 

@@ -5,6 +5,16 @@
 use crate::profile::Envelope;
 use serde_json::{Value, json};
 
+/// The input a forced tool's block opens with, before any delta: Anthropic's
+/// `content_block_start` carries `"input": {}`; Bedrock's `contentBlockStart`
+/// carries none. A block that ends without a delta keeps it.
+pub(crate) fn tool_opening_input(envelope: Envelope) -> Option<Value> {
+    match envelope {
+        Envelope::Anthropic => Some(json!({})),
+        _ => None,
+    }
+}
+
 /// The events of a successful stream whose answer text (or, with `tool`, the
 /// forced tool's input) arrives in `pieces`.
 pub(crate) fn events(envelope: Envelope, tool: Option<&str>, pieces: &[&str]) -> Vec<Value> {
@@ -69,7 +79,8 @@ pub(crate) fn events(envelope: Envelope, tool: Option<&str>, pieces: &[&str]) ->
                 "role": "assistant", "content": [], "stop_reason": null}}));
             let (block, delta, stop) = match tool {
                 Some(name) => (
-                    json!({"type": "tool_use", "id": "toolu_1", "name": name, "input": {}}),
+                    json!({"type": "tool_use", "id": "toolu_1", "name": name,
+                        "input": tool_opening_input(envelope).unwrap_or(Value::Null)}),
                     "input_json_delta",
                     "tool_use",
                 ),
