@@ -7,9 +7,8 @@
 //! matches (each branch is closed and requires a key set no other branch
 //! allows). The root stays an object, since strict modes refuse `anyOf` there.
 
-use crate::lower::AT;
+use crate::lower::{AT, for_each_child_at_mut};
 use crate::note::{Action, Note};
-use crate::pointer;
 use serde_json::{Map, Value};
 
 /// Most branches one object is expanded into (three optional properties).
@@ -29,17 +28,26 @@ pub(crate) fn expand(v: &mut Value, max_any_of: usize, notes: &mut Vec<Note>) ->
     let mut changed = false;
     if let Value::Object(m) = v {
         // The root itself is never expanded: only what lies below it.
-        children(m, "", &mut |c, at| walk(c, &at, max_optional, notes, &mut changed, 1));
+        for_each_child_at_mut(m, "", &mut |c, at| walk(c, &at, max_optional, max_any_of, notes, &mut changed, 1));
     }
     changed
 }
 
-fn walk(v: &mut Value, at: &str, max_optional: usize, notes: &mut Vec<Note>, changed: &mut bool, depth: usize) {
+fn walk(
+    v: &mut Value,
+    at: &str,
+    max_optional: usize,
+    max_any_of: usize,
+    notes: &mut Vec<Note>,
+    changed: &mut bool,
+    depth: usize,
+) {
     let Value::Object(m) = v else { return };
     if depth > crate::vocab::MAX_DEPTH_CEILING {
         return;
     }
-    children(m, at, &mut |c, here| walk(c, &here, max_optional, notes, changed, depth + 1));
+    for_each_child_at_mut(m, at, &mut |c, here| walk(c, &here, max_optional, max_any_of, notes, changed, depth + 1));
+    splice(m, max_any_of);
     let Some(optional) = optional_of(m, max_optional) else { return };
     // Notes name the source location the lowering recorded, else the spot in the sent schema.
     let at = m.get(AT).and_then(Value::as_str).unwrap_or(at).to_owned();
@@ -80,6 +88,34 @@ fn walk(v: &mut Value, at: &str, max_optional: usize, notes: &mut Vec<Note>, cha
     *changed = true;
 }
 
+/// A branch of an `anyOf` that is itself a bare `anyOf` (an expanded object
+/// in a union) is spliced into it when the branch count allows: the strict
+/// subset documents no `anyOf` directly inside another.
+fn splice(m: &mut Map<String, Value>, max_any_of: usize) {
+    let Some(Value::Array(branches)) = m.get_mut("anyOf") else { return };
+    let bare = |b: &Value| matches!(b, Value::Object(o) if o.len() == 1 && o.contains_key("anyOf"));
+    if !branches.iter().any(bare) {
+        return;
+    }
+    let total: usize =
+        branches.iter().map(|b| if bare(b) { b["anyOf"].as_array().map_or(1, Vec::len) } else { 1 }).sum();
+    if total > max_any_of {
+        return;
+    }
+    let mut out = Vec::with_capacity(total);
+    for b in branches.drain(..) {
+        match b {
+            Value::Object(mut o) if o.len() == 1 && o.contains_key("anyOf") => match o.remove("anyOf") {
+                Some(Value::Array(inner)) => out.extend(inner),
+                Some(other) => out.push(other),
+                None => {}
+            },
+            other => out.push(other),
+        }
+    }
+    *branches = out;
+}
+
 /// The optional property names of a closed object node, when there are
 /// between one and `max` of them and nothing else stands in the way.
 fn optional_of(m: &Map<String, Value>, max: usize) -> Option<Vec<String>> {
@@ -99,28 +135,6 @@ fn optional_of(m: &Map<String, Value>, max: usize) -> Option<Vec<String>> {
     // The branch without any optional property keeps the required ones: strict
     // modes need a non-empty `properties`, so an object with none required stays.
     (!optional.is_empty() && optional.len() <= max && optional.len() < props.len()).then_some(optional)
-}
-
-/// Calls `f` on each sub-schema of a lowered node, with its pointer.
-fn children(m: &mut Map<String, Value>, at: &str, f: &mut dyn FnMut(&mut Value, String)) {
-    for (k, sub) in m.iter_mut() {
-        match (k.as_str(), sub) {
-            ("properties" | "$defs", Value::Object(p)) => {
-                let base = pointer::push(at, k);
-                for (name, s) in p.iter_mut() {
-                    f(s, pointer::push(&base, name));
-                }
-            }
-            ("items" | "additionalProperties", s @ Value::Object(_)) => f(s, pointer::push(at, k)),
-            ("anyOf" | "prefixItems", Value::Array(a)) => {
-                let base = pointer::push(at, k);
-                for (i, s) in a.iter_mut().enumerate() {
-                    f(s, pointer::push_index(&base, i));
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 #[cfg(test)]
@@ -147,6 +161,24 @@ mod tests {
         );
         assert_eq!(notes.len(), 1);
         assert_eq!(notes[0].pointer, "/properties/x");
+    }
+
+    #[test]
+    fn ok_an_expanded_union_branch_is_spliced_into_its_union() {
+        let branch = object(json!({"a": {"type": "string"}, "b": {"type": "string"}}), &["a"]);
+        let other = json!({"type": "string"});
+        let mut s = object(json!({"x": {"anyOf": [other.clone(), branch]}}), &["x"]);
+        expand(&mut s, usize::MAX, &mut Vec::new());
+        let x = &s["properties"]["x"]["anyOf"];
+        assert_eq!(x.as_array().map(Vec::len), Some(3), "{x}");
+        assert_eq!(x[0], other);
+        assert_eq!(x[2], object(json!({"a": {"type": "string"}}), &["a"]));
+        // Over the provider's branch limit, the union stays nested.
+        let branch = object(json!({"a": {}, "b": {}, "c": {}}), &["a"]);
+        let mut s = object(json!({"x": {"anyOf": [{"type": "string"}, {"type": "null"}, branch]}}), &["x"]);
+        expand(&mut s, 5, &mut Vec::new());
+        assert_eq!(s["properties"]["x"]["anyOf"].as_array().map(Vec::len), Some(3));
+        assert_eq!(s["properties"]["x"]["anyOf"][2]["anyOf"].as_array().map(Vec::len), Some(4));
     }
 
     #[test]
