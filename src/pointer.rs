@@ -13,7 +13,7 @@ pub(crate) fn push(base: &str, token: &str) -> String {
 
 /// Writes `token` escaped (`~` → `~0`, `/` → `~1`) at the end of `out`.
 pub(crate) fn escape_into(out: &mut String, token: &str) {
-    if !token.contains(['~', '/']) {
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
         return out.push_str(token);
     }
     for c in token.chars() {
@@ -47,7 +47,8 @@ pub(crate) fn index_into(out: &mut String, index: usize) {
         }
     }
     out.push('/');
-    out.extend(digits[at..].iter().map(|d| char::from(*d)));
+    // ASCII digits only.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 /// Decodes one reference token (`~1` → `/`, `~0` → `~`); `None` when malformed.

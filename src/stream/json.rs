@@ -322,9 +322,11 @@ impl Reader {
             sink.scalar(v);
             return self.after_value();
         }
-        match serde_json::from_str::<Value>(t) {
-            Ok(v) => {
-                sink.scalar(v);
+        // `Number`'s own parser is the one serde_json's `Value` parsing calls,
+        // without the deserializer around it.
+        match t.parse::<serde_json::Number>() {
+            Ok(n) => {
+                sink.scalar(Value::Number(n));
                 self.after_value();
             }
             Err(e) => self.fail(false, format!("number `{}`: {e}", self.scratch)),

@@ -22,6 +22,14 @@ use std::collections::{HashMap, HashSet};
 /// An index into [`Shapes`].
 pub(crate) type ShapeId = u32;
 
+/// What an object's shape says about one member name.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Member {
+    /// The name may be there (a closed object declares it, or the object is open).
+    pub(crate) allowed: bool,
+    pub(crate) shape: Option<ShapeId>,
+}
+
 /// Most alternatives at one location, and most schema objects gathered for one.
 const MAX_ALTS: usize = 32;
 const MAX_GATHERED: usize = 4096;
@@ -47,8 +55,8 @@ struct Shape<'e> {
     tuple_len: usize,
     /// Members met so far: the first few scanned (that beats hashing the
     /// name), the rest (maps) hashed.
-    members: Vec<(String, Option<ShapeId>)>,
-    more_members: HashMap<String, Option<ShapeId>>,
+    members: Vec<(String, Member)>,
+    more_members: HashMap<String, Member>,
     /// Elements inside the tuple part, and past it.
     elements: HashMap<usize, Option<ShapeId>>,
     rest: Option<Option<ShapeId>>,
@@ -150,13 +158,9 @@ impl<'e> Shapes<'e> {
         self.shapes[s as usize].keys.as_ref().map_or(0, Vec::len)
     }
 
-    /// Whether an object here may have a member `key`.
-    pub(crate) fn key_allowed(&self, s: ShapeId, key: &str) -> bool {
-        self.shapes[s as usize].keys.as_ref().is_none_or(|k| k.binary_search(&key).is_ok())
-    }
-
-    /// The shape of member `key` of an object here.
-    pub(crate) fn member(&mut self, s: ShapeId, key: &str) -> Option<ShapeId> {
+    /// Member `key` of an object here: whether it may be there, and its
+    /// shape (one lookup for both, as each member name arrives).
+    pub(crate) fn member(&mut self, s: ShapeId, key: &str) -> Member {
         let shape = &self.shapes[s as usize];
         let known = match shape.members.iter().find(|(k, _)| k == key) {
             Some((_, known)) => Some(*known),
@@ -165,13 +169,14 @@ impl<'e> Shapes<'e> {
         if let Some(known) = known {
             return known;
         }
-        let starts: Vec<Starts<'e>> = self.shapes[s as usize]
+        let allowed = shape.keys.as_ref().is_none_or(|k| k.binary_search(&key).is_ok());
+        let starts: Vec<Starts<'e>> = shape
             .alts
             .iter()
             .filter(|alt| alt_kinds(alt) & bit(Kind::Object) != 0)
             .map(|alt| alt.iter().filter_map(|m| member_schema(m, key)).collect())
             .collect();
-        let found = self.shape_of(starts);
+        let found = Member { allowed, shape: self.shape_of(starts) };
         let shape = &mut self.shapes[s as usize];
         if shape.members.len() < FEW_MEMBERS {
             shape.members.push((key.to_owned(), found));
@@ -181,7 +186,6 @@ impl<'e> Shapes<'e> {
         found
     }
 
-    /// The shape of element `i` of an array here.
     pub(crate) fn element(&mut self, s: ShapeId, i: usize) -> Option<ShapeId> {
         // Elements past every tuple part share one shape.
         let shape = &self.shapes[s as usize];

@@ -54,6 +54,8 @@ struct Frame<'e> {
     /// Objects: the current member's name, and its escaped pointer token.
     key: String,
     token: String,
+    /// The current member's shape.
+    member: Option<ShapeId>,
     /// Members dropped as `null` (a name that comes again is a repeated name).
     dropped: Vec<String>,
     /// The wrapped root's `{"value": …}`: only `value` is the answer.
@@ -276,7 +278,7 @@ impl<'e> Tree<'e> {
                 seg: Seg::Key,
                 report: f.ctx.report,
                 ann: f.ctx.ann.and_then(|a| ann::member(a, &f.key)),
-                shape: f.ctx.shape.zip(shapes.as_mut()).and_then(|(s, all)| all.member(s, &f.key)),
+                shape: f.member,
                 drops_null: f.ctx.ann.is_some_and(|a| ann::drops_null(a, &f.key)),
             },
             Some(f) => {
@@ -430,10 +432,12 @@ impl Sink for Tree<'_> {
                     next: 0,
                     key: String::new(),
                     token: String::new(),
+                    member: None,
                     dropped: Vec::new(),
                     envelope,
                 });
-                (f.object, f.ctx, f.path_len, f.next, f.envelope) = (object, own, path_len, 0, envelope);
+                (f.object, f.ctx, f.path_len, f.next, f.envelope, f.member) =
+                    (object, own, path_len, 0, envelope, None);
                 f.key.clear();
                 f.token.clear();
                 f.dropped.clear();
@@ -481,10 +485,13 @@ impl Sink for Tree<'_> {
         f.key.push_str(key);
         f.token.clear();
         escape_into(&mut f.token, key);
-        let (report, shape) = (f.ctx.report, f.ctx.shape);
-        if let Some((s, shapes)) = shape.filter(|_| report).zip(self.shapes.as_ref())
-            && !shapes.key_allowed(s, key)
-        {
+        let Some((s, shapes)) = f.ctx.shape.zip(self.shapes.as_mut()) else {
+            f.member = None;
+            return;
+        };
+        let member = shapes.member(s, key);
+        f.member = member.shape;
+        if f.ctx.report && !member.allowed {
             let message =
                 format!("member {} is not allowed: the schema closes this object", Value::String(key.to_owned()));
             self.violate(self.path.clone(), message);

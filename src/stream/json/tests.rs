@@ -97,6 +97,14 @@ fn ok_numbers_are_serde_json_numbers() {
         "1e2",
         "-0.0",
         "1E-7",
+        "0.1",
+        "0.30000000000000004",
+        "1.7976931348623157e308",
+        "2.2250738585072014e-308",
+        "5e-324",
+        "1e-400",
+        "123456789012345678901234567890",
+        "-123456789012345678901234567890.5e-3",
     ] {
         let (_, log, _) = read(&format!("[{n}]"));
         let ours: Value = serde_json::from_str(log[2].trim_start_matches("scalar ")).expect("JSON");
