@@ -4,10 +4,8 @@
 //! Each event is met as a client meets it: split from the raw SSE bytes and
 //! parsed, then pushed (reading the partial value after each). *net* is what
 //! the decoder adds to reading the events (stream − read), against `decode`
-//! of the already parsed body, the footing of `decode`'s own bench. *alone*
-//! is the decoder with no client work between its pushes: the same events,
-//! already parsed, pushed back to back, against the same `decode`. *whole* is
-//! end to end: the raw stream against parsing the whole body's text and
+//! of the already parsed body, the footing of `decode`'s own bench. *whole*
+//! is end to end: the raw stream against parsing the whole body's text and
 //! decoding it.
 
 use super::{Io, with_peak};
@@ -71,8 +69,8 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
         "\nstream: a {text_len}-byte answer in {PIECE_BYTES}-byte events, against one decode of the whole response (mode schema)"
     ));
     io.print(&format!(
-        "{:<16} {:>6} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {:>8} {:>10}",
-        "provider", "events", "decode ns", "read ns", "stream ns", "net ns", "net", "alone", "whole", "peak RSS"
+        "{:<16} {:>6} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {:>10}",
+        "provider", "events", "decode ns", "read ns", "stream ns", "net ns", "net", "whole", "peak RSS"
     ));
     let mut worst: Option<(f64, Provider)> = None;
     for p in providers {
@@ -103,38 +101,25 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
             }
             n + usize::from(push && s.finish().is_ok())
         };
-        // The decoder alone: the events already parsed, pushed back to back.
-        let alone = || {
-            let mut s = em.stream();
-            let mut n = 0;
-            for e in &events {
-                n += usize::from(black_box(s.push(e).value()).is_some());
-            }
-            n + usize::from(s.finish().is_ok())
-        };
         let whole = || {
             let v: Value = serde_json::from_str(&body_text).unwrap_or(Value::Null);
             usize::from(em.decode(&v).is_ok())
         };
-        // The five are timed in turn within each round, so that the load of a
+        // The four are timed in turn within each round, so that the load of a
         // shared machine weighs on them alike; medians of the rounds.
         let (times, peak) = with_peak(|| {
             interleaved(
                 rounds * 5,
-                &mut [
-                    &mut || usize::from(em.decode(&body).is_ok()),
-                    &mut || run(false),
-                    &mut || run(true),
-                    &mut { alone },
-                    &mut { whole },
-                ],
+                &mut [&mut || usize::from(em.decode(&body).is_ok()), &mut || run(false), &mut || run(true), &mut {
+                    whole
+                }],
             )
         });
-        let [decode, read, stream, alone, whole] = times;
+        let [decode, read, stream, whole] = times;
         let net = (stream - read).max(0.0);
         let ratio = net / decode.max(f64::MIN_POSITIVE);
         io.print(&format!(
-            "{:<16} {:>6} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>7.2}x {:>7.2}x {:>7.2}x {:>10}",
+            "{:<16} {:>6} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>7.2}x {:>7.2}x {:>10}",
             p.name(),
             events.len(),
             decode,
@@ -142,7 +127,6 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
             stream,
             net,
             ratio,
-            alone / decode.max(f64::MIN_POSITIVE),
             stream / whole.max(f64::MIN_POSITIVE),
             peak
         ));
