@@ -186,6 +186,7 @@ impl<'e> Shapes<'e> {
         found
     }
 
+    /// The shape of element `i` of an array here.
     pub(crate) fn element(&mut self, s: ShapeId, i: usize) -> Option<ShapeId> {
         // Elements past every tuple part share one shape.
         let shape = &self.shapes[s as usize];
