@@ -11,7 +11,6 @@ use super::json::{Kind, Sink};
 use super::shape::{ShapeId, Shapes};
 use crate::pointer::{escape_into, index_into};
 use crate::reshape::{self, read as ann};
-use serde_json::map::Entry;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -51,7 +50,8 @@ struct Frame<'e> {
     path_len: usize,
     /// Arrays: the index of the next element.
     next: usize,
-    /// Objects: the current member's name, and its escaped pointer token.
+    /// Objects: the current member's name, and its pointer token when escaping
+    /// changes it (empty otherwise: the name is the token).
     key: String,
     token: String,
     /// The current member's shape.
@@ -218,7 +218,8 @@ impl<'e> Tree<'e> {
             Seg::Root => {}
             Seg::Key => {
                 out.push('/');
-                out.push_str(self.frames.last().map_or("", |f| f.token.as_str()));
+                let token = self.frames.last().map_or("", |f| if f.token.is_empty() { &f.key } else { &f.token });
+                out.push_str(token);
             }
             Seg::Index(i) => index_into(out, i),
         }
@@ -305,29 +306,31 @@ impl<'e> Tree<'e> {
             self.root = Some(v);
             return;
         };
-        let key = std::mem::take(&mut f.key);
-        let dropped = f.dropped.contains(&key);
-        let mut repeated = None;
-        match self.top() {
-            Some(Value::Array(items)) => items.push(v),
-            Some(Value::Object(m)) => match m.entry(key) {
-                Entry::Vacant(e) if !dropped => {
-                    e.insert(v);
-                }
-                Entry::Vacant(e) => {
-                    repeated = Some(e.key().clone());
-                    e.insert(v);
-                }
-                Entry::Occupied(e) => {
-                    repeated = Some(e.key().clone());
-                    // Kept last, so the open value stays the last child.
-                    let (key, _) = e.shift_remove_entry();
-                    m.insert(key, v);
-                }
-            },
-            _ => {}
+        // The name stays in the frame (its buffer is reused for the next one).
+        let key = f.key.clone();
+        let dropped = !f.dropped.is_empty() && f.dropped.contains(&key);
+        // `Map::insert`, the very call serde_json's parser makes for each member:
+        // the client's parsing of the event keeps its code warm.
+        let replaced = match self.top() {
+            Some(Value::Array(items)) => {
+                items.push(v);
+                return;
+            }
+            Some(Value::Object(m)) => m.insert(key, v).is_some(),
+            _ => return,
+        };
+        if !(replaced || dropped) {
+            return;
         }
-        if let Some(name) = repeated.filter(|_| self.repeated.is_none()) {
+        let name = self.frames.last().map(|f| f.key.clone()).unwrap_or_default();
+        if replaced
+            && let Some(Value::Object(m)) = self.top()
+            && let Some((k, v)) = m.shift_remove_entry(&name)
+        {
+            // Kept last, so the open value stays the last child.
+            m.insert(k, v);
+        }
+        if self.repeated.is_none() {
             self.repeated = Some((self.path.clone(), name));
         }
     }
@@ -484,7 +487,9 @@ impl Sink for Tree<'_> {
         f.key.clear();
         f.key.push_str(key);
         f.token.clear();
-        escape_into(&mut f.token, key);
+        if key.bytes().any(|b| b == b'~' || b == b'/') {
+            escape_into(&mut f.token, key);
+        }
         let Some((s, shapes)) = f.ctx.shape.zip(self.shapes.as_mut()) else {
             f.member = None;
             return;

@@ -509,11 +509,22 @@ fn err_repeated_names_fail_like_decode() {
         r#"{"a":null,"b":"x","a":1}"#,
         r#"{"a":null,"a":null,"b":"x"}"#,
         r#"{"b":"x","b":"y","a":null}"#,
+        // The repeated member is moved last, where the rest of its text goes.
+        r#"{"b":"x","a":1,"b":"yz"}"#,
     ] {
         every_cut(&em, text);
         let (_, got) = run(&em, &em.events_of(&[text]));
         assert_eq!(got.map_err(|e| e.kind()), Err("not_json"), "{text}");
     }
+    // After the error the partial value still shows the text as it came: the
+    // repeated member last, holding its second value.
+    let text = r#"{"b":"x","a":1,"b":"yz"}"#;
+    let mut stream = em.stream();
+    let mut last = None;
+    for e in em.events_of(&[&text[..20], &text[20..]]) {
+        last = stream.push(&e).value().cloned();
+    }
+    assert_eq!(last.map(|v| v.to_string()), Some(r#"{"a":1,"b":"yz"}"#.to_owned()));
 }
 
 /// Found by the `stream` fuzz target: a forced tool whose input never came in
@@ -522,4 +533,26 @@ fn err_repeated_names_fail_like_decode() {
 #[test]
 fn ok_a_tool_block_without_input_deltas_ends_like_the_whole_message() {
     assert_eq!(crate::laws::check_stream_input(b"\x07{\"mes"), Ok(()));
+}
+
+#[test]
+fn ok_member_names_that_need_escaping_point_right() {
+    // A name with `/` or `~` is escaped in the pointers; the others are their own token.
+    let schema = json!({"type": "object", "properties": {
+        "a/b": {"type": "string"}, "c~d": {"type": "object", "properties": {"e": {"type": "integer"}}},
+        "f": {"type": "array", "items": {"type": "string"}}}});
+    let em = crate::Options::new(Provider::Gemini).compile(&schema).expect("compiles");
+    let text = r#"{"a/b":"xy","c~d":{"e":1},"f":["g"]}"#;
+    every_cut(&em, text);
+    let mut stream = em.stream();
+    let events = em.events_of(&[&text[..9], &text[9..22], &text[22..]]);
+    let opened: Vec<Option<String>> = events.iter().map(|e| stream.push(e).open()).collect();
+    assert!(opened.contains(&Some("/a~1b".to_owned())), "{opened:?}");
+    assert!(opened.contains(&Some("/c~0d".to_owned())), "{opened:?}");
+    let mut stream = em.stream();
+    let mut done = Vec::new();
+    for e in em.events_of(&[text]) {
+        done.extend(stream.push(&e).completed().map(str::to_owned));
+    }
+    assert_eq!(done, ["/a~1b", "/c~0d/e", "/c~0d", "/f/0", "/f", ""]);
 }
