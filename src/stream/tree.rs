@@ -309,8 +309,8 @@ impl<'e> Tree<'e> {
         // The name stays in the frame (its buffer is reused for the next one).
         let key = f.key.clone();
         let dropped = !f.dropped.is_empty() && f.dropped.contains(&key);
-        // `Map::insert`, the very call serde_json's parser makes for each member:
-        // the client's parsing of the event keeps its code warm.
+        // `Map::insert`, the call serde_json's own parser makes for each member
+        // (one hash; a repeated name, rare, is then moved last below).
         let replaced = match self.top() {
             Some(Value::Array(items)) => {
                 items.push(v);
