@@ -11,9 +11,14 @@ pub(crate) fn push(base: &str, token: &str) -> String {
     out
 }
 
+/// Whether `token` changes when escaped (it holds `~` or `/`).
+pub(crate) fn needs_escape(token: &str) -> bool {
+    token.bytes().any(|b| b == b'~' || b == b'/')
+}
+
 /// Writes `token` escaped (`~` → `~0`, `/` → `~1`) at the end of `out`.
 pub(crate) fn escape_into(out: &mut String, token: &str) {
-    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+    if !needs_escape(token) {
         return out.push_str(token);
     }
     for c in token.chars() {

@@ -9,7 +9,7 @@
 
 use super::json::{Kind, Sink};
 use super::shape::{ShapeId, Shapes};
-use crate::pointer::{escape_into, index_into};
+use crate::pointer::{escape_into, index_into, needs_escape};
 use crate::reshape::{self, read as ann};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -487,7 +487,7 @@ impl Sink for Tree<'_> {
         f.key.clear();
         f.key.push_str(key);
         f.token.clear();
-        if key.bytes().any(|b| b == b'~' || b == b'/') {
+        if needs_escape(key) {
             escape_into(&mut f.token, key);
         }
         let Some((s, shapes)) = f.ctx.shape.zip(self.shapes.as_mut()) else {
