@@ -107,7 +107,33 @@ pub(crate) struct Reader {
     high: Option<u32>,
     /// The member name or number being read.
     scratch: String,
+    /// The string value's text read in this piece, given to the sink once
+    /// (when the string ends, or the piece does) rather than run by run.
+    text: String,
     failure: Option<Failure>,
+}
+
+/// Where the plain text of a string starting at `i` ends: the first quote,
+/// backslash or control byte, or the end. Eight bytes at a time: a byte is
+/// flagged when it equals `"` or `\\` (it XORs to zero) or lies below 0x20;
+/// borrows only flag bytes above a true match, so the lowest flag is exact.
+fn plain_run(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x;
+    while let Some(word) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+        let x = u64::from_le_bytes(word);
+        let flags =
+            (below(x ^ (ONES * u64::from(b'"')), 1) | below(x ^ (ONES * u64::from(b'\\')), 1) | below(x, 0x20)) & HIGH;
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0..=0x1f) {
+        i += 1;
+    }
+    i
 }
 
 fn is_ws(b: u8) -> bool {
@@ -120,7 +146,15 @@ fn shown(b: u8) -> String {
 
 impl Reader {
     pub(crate) fn new() -> Reader {
-        Reader { st: St::Value, stack: Vec::new(), esc: Esc::None, high: None, scratch: String::new(), failure: None }
+        Reader {
+            st: St::Value,
+            stack: Vec::new(),
+            esc: Esc::None,
+            high: None,
+            scratch: String::new(),
+            text: String::new(),
+            failure: None,
+        }
     }
 
     /// The root value has been read whole.
@@ -143,6 +177,20 @@ impl Reader {
     /// the end of the root value (the rest is not JSON's business), or up to a
     /// failure.
     pub(crate) fn feed(&mut self, input: &str, sink: &mut impl Sink) -> usize {
+        let used = self.read(input, sink);
+        self.flush(sink);
+        used
+    }
+
+    /// Gives the string value's text read so far to the sink.
+    fn flush(&mut self, sink: &mut impl Sink) {
+        if !self.text.is_empty() {
+            sink.chunk(&self.text);
+            self.text.clear();
+        }
+    }
+
+    fn read(&mut self, input: &str, sink: &mut impl Sink) -> usize {
         let bytes = input.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -150,12 +198,10 @@ impl Reader {
                 St::Done | St::Failed => return i,
                 St::Str { key } if self.esc == Esc::None && self.high.is_none() => {
                     let start = i;
-                    while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0..=0x1f) {
-                        i += 1;
-                    }
-                    if i > start {
-                        let run = &input[start..i];
-                        if key { self.scratch.push_str(run) } else { sink.chunk(run) }
+                    i = plain_run(bytes, i);
+                    // The run ends before an ASCII byte or at the end: a character boundary.
+                    if let Some(run) = input.get(start..i).filter(|r| !r.is_empty()) {
+                        if key { self.scratch.push_str(run) } else { self.text.push_str(run) }
                     }
                     if i < bytes.len() {
                         self.string_byte(bytes[i], key, sink);
@@ -346,6 +392,7 @@ impl Reader {
                         sink.key(&self.scratch);
                         self.st = St::Colon;
                     } else {
+                        self.flush(sink);
                         sink.end();
                         self.after_value();
                     }
@@ -373,7 +420,7 @@ impl Reader {
                     _ => return self.fail(true, format!("invalid escape `\\{}`", b as char)),
                 };
                 self.esc = Esc::None;
-                self.emit(c, key, sink);
+                self.emit(c, key);
             }
             Esc::Hex { read, acc } => {
                 let Some(d) = (b as char).to_digit(16) else {
@@ -395,20 +442,15 @@ impl Reader {
                     _ => return self.fail(false, "an unpaired surrogate escape".to_owned()),
                 };
                 match char::from_u32(code) {
-                    Some(c) => self.emit(c, key, sink),
+                    Some(c) => self.emit(c, key),
                     None => self.fail(false, "an escape that is no character".to_owned()),
                 }
             }
         }
     }
 
-    fn emit(&mut self, c: char, key: bool, sink: &mut impl Sink) {
-        if key {
-            self.scratch.push(c);
-        } else {
-            let mut buf = [0; 4];
-            sink.chunk(c.encode_utf8(&mut buf));
-        }
+    fn emit(&mut self, c: char, key: bool) {
+        if key { self.scratch.push(c) } else { self.text.push(c) }
     }
 }
 

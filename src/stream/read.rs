@@ -66,6 +66,8 @@ pub(crate) struct Acc {
 
 /// `v[key]`. Events are small objects, and scanning their few members beats
 /// hashing the key (`Value::get`), which cost more than reading the answer.
+/// Inlined, so that comparing with a constant name needs no `memcmp` call.
+#[inline(always)]
 fn at<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
     match v {
         Value::Object(m) if m.len() <= 16 => m.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v),
@@ -73,7 +75,8 @@ fn at<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
     }
 }
 
-/// `[v[keys[0]], v[keys[1]], …]` in one pass over `v`'s members.
+/// `[v[keys[0]], v[keys[1]], …]` in one pass over `v`'s members (inlined, as [`at`]).
+#[inline(always)]
 fn fields<'v, const N: usize>(v: &'v Value, keys: [&str; N]) -> [Option<&'v Value>; N] {
     let mut out = [None; N];
     if let Value::Object(m) = v {

@@ -137,3 +137,28 @@ fn err_unsure_cases_give_up_without_certainty() {
         assert_eq!(r.failure().map(|f| f.certain), Some(false), "{unsure}");
     }
 }
+
+#[test]
+fn ok_plain_run_finds_the_first_quote_backslash_or_control_byte() {
+    let slow = |b: &[u8], i: usize| (i..b.len()).find(|&j| matches!(b[j], b'"' | b'\\' | 0..=0x1f)).unwrap_or(b.len());
+    // Every special byte at every offset of a word, after every other kind of
+    // byte (ASCII, the high bytes of UTF-8, 0x7f, 0x20, 0x21, 0x23, 0x5b, 0x5d).
+    let fillers: [u8; 9] = [b'a', 0xc3, 0xa9, 0xff, 0x7f, 0x20, 0x21, 0x23, 0x5d];
+    for special in [b'"', b'\\', 0x00, 0x01, 0x1f] {
+        for filler in fillers {
+            for len in 0..20 {
+                for at in 0..=len {
+                    let mut b = vec![filler; len];
+                    if at < len {
+                        b[at] = special;
+                    }
+                    // A second special byte after the first must not matter.
+                    b.push(b'"');
+                    for start in 0..=at.min(3) {
+                        assert_eq!(plain_run(&b, start), slow(&b, start), "{b:?} from {start}");
+                    }
+                }
+            }
+        }
+    }
+}
