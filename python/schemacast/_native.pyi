@@ -1,7 +1,7 @@
 """The compiled extension (python/src): its types. The package's `__init__.py`
 re-exports these names; `_errors.py` and `_types.py` carry their annotations inline."""
 
-from typing import Any, Generic, TypeVar, final, overload
+from typing import Any, Generic, Literal, TypeVar, final, overload
 
 from ._errors import DecodeError
 from ._types import JSON, Adapter, ClaudeMechanism, Draft, Enforcement, GeminiDialect, Mode, Note, ProviderInfo, Schema
@@ -65,10 +65,68 @@ class Emission:
     def decode_answer(self, response: Any, *, model: type[_M]) -> Answer[_M]: ...
     @overload
     def decode_answer(self, response: Any, *, model: Adapter[_M]) -> Answer[_M]: ...
+    def stream(self) -> Stream:
+        """A decoder for this emission's answer streamed by the provider."""
+    def events_for(self, answer: Any, piece_len: int = 16) -> list[dict[str, Any]]:
+        """The provider's streaming events for a response carrying ``answer``."""
     def response_for(self, answer: Any) -> dict[str, Any]: ...
     def project(self, value: Any) -> Any: ...
     def to_dict(self) -> dict[str, Any]: ...
     def to_json(self, *, indent: int | None = None) -> str: ...
+
+@final
+class EarlyError:
+    """Why a streamed answer can already no longer be valid (``Partial.error``)."""
+
+    @property
+    def kind(self) -> Literal["no_answer", "refusal", "not_json", "schema_violation"]:
+        """The kind of the ``DecodeError`` that ``finish`` will raise."""
+    @property
+    def pointer(self) -> str | None:
+        """The instance pointer, for ``not_json`` and ``schema_violation``."""
+    @property
+    def message(self) -> str: ...
+
+@final
+class Partial:
+    """What one ``Stream.push`` or ``Stream.feed`` told."""
+
+    @property
+    def value(self) -> Any:
+        """The answer so far, or ``None``; raises ``RuntimeError`` once the stream has read more."""
+    @property
+    def completed(self) -> list[str]:
+        """The JSON Pointers of the values this event completed, children first."""
+    @property
+    def open(self) -> str | None:
+        """The pointer of the innermost value still being read."""
+    @property
+    def error(self) -> EarlyError | None:
+        """The first certain early error (cancel the request)."""
+
+@final
+class Stream:
+    """A streamed answer being decoded (``Emission.stream()``)."""
+
+    def push(self, event: Any, *, name: str | None = None) -> Partial:
+        """Reads one event: an SDK chunk or event object, a ``dict``, or one SSE ``data:`` text."""
+    def feed(self, chunk: bytes | bytearray | str) -> Partial:
+        """Reads raw SSE or NDJSON response bytes, in chunks cut anywhere."""
+    @property
+    def value(self) -> Any:
+        """The answer so far, or ``None``."""
+    @overload
+    def finish(self, *, model: None = None) -> Any: ...
+    @overload
+    def finish(self, *, model: type[_M]) -> _M: ...
+    @overload
+    def finish(self, *, model: Adapter[_M]) -> _M: ...
+    @overload
+    def finish_answer(self, *, model: None = None) -> Answer[Any]: ...
+    @overload
+    def finish_answer(self, *, model: type[_M]) -> Answer[_M]: ...
+    @overload
+    def finish_answer(self, *, model: Adapter[_M]) -> Answer[_M]: ...
 
 def emit(
     schema: Schema | None,

@@ -7,6 +7,7 @@
 
 mod convert;
 mod errors;
+mod stream;
 
 use convert::{to_py, to_value};
 use pyo3::exceptions::PyTypeError;
@@ -89,27 +90,45 @@ fn dump<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>, exclude_none: bool) -> Py
 }
 
 /// A response argument: a `dict`, a JSON text, or an SDK response object
-/// (a Pydantic model: dumped by alias, which is the wire shape: camelCase
-/// for google-genai; or anything with `to_dict()`).
+/// ([`sdk_object`]).
 fn response_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     if let Some(parsed) = json_text(obj)? {
         return parsed.map_err(|e| {
             errors::from_decode(py, &schemacast::DecodeError::NoAnswer(format!("the response body is not JSON: {e}")))
         });
     }
+    sdk_object(py, obj)?.ok_or_else(|| {
+        let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        PyTypeError::new_err(format!("response must be a dict, a JSON string or an SDK response object, not {name}"))
+    })
+}
+
+/// One streaming event given as an object: a `dict`, or an SDK's chunk or
+/// event object ([`sdk_object`]; text events are read by the stream itself).
+fn event_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    sdk_object(py, obj)?.ok_or_else(|| {
+        let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        PyTypeError::new_err(format!(
+            "event must be a dict, a str or bytes (an SSE data field), or an SDK event object, not {name}"
+        ))
+    })
+}
+
+/// A `dict`, or an SDK's response, chunk or event object as its wire JSON: a
+/// Pydantic model dumped by alias without `None` fields (the alias is the wire
+/// spelling: camelCase for google-genai), or anything with `to_dict()`;
+/// `None` for anything else.
+fn sdk_object(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Option<Value>> {
     if obj.cast::<PyDict>().is_ok() {
-        return to_value(obj);
+        return to_value(obj).map(Some);
     }
     if obj.hasattr(pyo3::intern!(py, "model_dump"))? {
-        return to_value(&dump(py, obj, true)?);
+        return to_value(&dump(py, obj, true)?).map(Some);
     }
     if let Ok(method) = obj.getattr(pyo3::intern!(py, "to_dict")) {
-        return to_value(&method.call0()?);
+        return to_value(&method.call0()?).map(Some);
     }
-    Err(PyTypeError::new_err(format!(
-        "response must be a dict, a JSON string or an SDK response object, not {}",
-        obj.get_type().name()?
-    )))
+    Ok(None)
 }
 
 fn compile_error(py: Python<'_>) -> impl Fn(schemacast::Error) -> PyErr + '_ {
@@ -225,6 +244,25 @@ impl PyEmission {
         let answer = self.answer(py, response)?;
         let value = answer_value(py, &answer, model)?.unbind();
         Ok(PyAnswer { value, finish_reason: answer.finish_reason().to_string() })
+    }
+
+    /// A decoder for this emission's answer streamed by the provider: `push`
+    /// each event (or `feed` raw response bytes), read `Partial`s, then `finish`.
+    fn stream(slf: &Bound<'_, Self>) -> stream::PyStream {
+        stream::PyStream::new(slf.clone().unbind())
+    }
+
+    /// This provider's streaming events (plain dicts) for a response carrying
+    /// `answer`, its JSON text cut into pieces of `piece_len` bytes: for tests
+    /// without the network.
+    #[pyo3(signature = (answer, piece_len = 16))]
+    fn events_for<'py>(
+        &self,
+        py: Python<'py>,
+        answer: &Bound<'py, PyAny>,
+        piece_len: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        stream::events_for(py, &self.inner, answer, piece_len)
     }
 
     /// A minimal successful response body of this provider's shape carrying
@@ -494,6 +532,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<PyEmission>()?;
     m.add_class::<PyAnswer>()?;
+    m.add_class::<stream::PyStream>()?;
+    m.add_class::<stream::PyPartial>()?;
+    m.add_class::<stream::PyEarlyError>()?;
     m.add_function(wrap_pyfunction!(emit, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(instruction, m)?)?;

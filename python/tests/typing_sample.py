@@ -50,6 +50,18 @@ def main() -> None:
         assert_type(e.pointer, str)
     else:
         raise AssertionError("an invalid schema compiled")
+    stream = em.stream()
+    assert_type(stream, schemacast.Stream)
+    for event in em.events_for({"name": "Oslo", "population": 709000}, 8):
+        partial = stream.push(event)
+        assert_type(partial, schemacast.Partial)
+        assert_type(partial.completed, list[str])
+        assert_type(partial.open, str | None)
+        early = partial.error
+        assert_type(early, schemacast.EarlyError | None)
+        assert early is None, early
+    assert_type(stream.feed(b""), schemacast.Partial)
+    assert_type(stream.finish(model=City), City)
     infos: list[schemacast.ProviderInfo] = schemacast.providers()
     assert infos[0]["name"] == "openai"
     schemacast.validate({"type": "integer"}, 3)
