@@ -1,10 +1,10 @@
-//! Typed use from Rust: answers deserialised into the caller's types, and
+//! Typed use from Rust: answers (whole or streamed) deserialised into the caller's types, and
 //! (feature `schemars`) schemas taken from types that derive `JsonSchema`.
 //!
 //! Layer invariant: sits on top of emission and decode; adds no behaviour of
 //! its own beyond serde's.
 
-use crate::{DecodeError, Emission};
+use crate::{DecodeError, Emission, StreamDecoder};
 use serde_json::Value;
 
 impl Emission {
@@ -34,6 +34,38 @@ impl Emission {
     /// ```
     pub fn decode_as<T: serde::de::DeserializeOwned>(&self, response_body: &Value) -> Result<T, DecodeError> {
         let value = self.decode(response_body)?.into_value();
+        T::deserialize(&value).map_err(|e| DecodeError::Deserialize { message: e.to_string(), value })
+    }
+}
+
+impl StreamDecoder<'_> {
+    /// [`finish`](StreamDecoder::finish), then deserialises the validated
+    /// answer into `T`: the streaming [`decode_as`](Emission::decode_as).
+    ///
+    /// # Errors
+    ///
+    /// Every error of [`finish`](StreamDecoder::finish), and
+    /// [`DecodeError::Deserialize`] when the valid answer is not a `T`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// #[derive(serde::Deserialize, Debug, PartialEq)]
+    /// struct City { name: String }
+    ///
+    /// let schema = serde_json::json!({"type": "object", "properties": {"name": {"type": "string"}},
+    ///     "required": ["name"], "additionalProperties": false});
+    /// let emission = schemacast::emit(&schema, schemacast::Provider::Claude)?;
+    /// let mut stream = emission.stream();
+    /// for event in emission.events_for(&serde_json::json!({"name": "Oslo"}), 4) {
+    ///     stream.push(&event); // each event as the provider's stream gives it
+    /// }
+    /// let city: City = stream.finish_as().expect("a valid city");
+    /// assert_eq!(city, City { name: "Oslo".into() });
+    /// # Ok::<(), schemacast::Error>(())
+    /// ```
+    pub fn finish_as<T: serde::de::DeserializeOwned>(self) -> Result<T, DecodeError> {
+        let value = self.finish()?.into_value();
         T::deserialize(&value).map_err(|e| DecodeError::Deserialize { message: e.to_string(), value })
     }
 }

@@ -1,4 +1,4 @@
-//! Typed use: `decode_as`, and (feature `schemars`) schemas from derived types
+//! Typed use: `decode_as` and `finish_as`, and (feature `schemars`) schemas from derived types
 //! round-tripped through every provider.
 
 use crate::{DecodeError, Provider};
@@ -24,6 +24,37 @@ fn err_decode_as_reports_a_type_that_disagrees_with_the_schema() {
     // An invalid answer is a schema violation before any deserialisation.
     let got = em.decode_as::<Wrong>(&em.response_for(&json!({"n": "x"})));
     assert_eq!(got.map_err(|e| e.kind()).err(), Some("schema_violation"));
+}
+
+#[test]
+fn err_finish_as_is_decode_as_for_a_stream() {
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Right {
+        n: i64,
+    }
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Wrong {
+        n: String,
+    }
+    let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+    for p in Provider::ALL {
+        let em = crate::emit(&schema, *p).expect("compiles");
+        let streamed = |answer: serde_json::Value| {
+            let mut s = em.stream();
+            for e in em.events_for(&answer, 3) {
+                let _ = s.push(&e);
+            }
+            s
+        };
+        assert_eq!(streamed(json!({"n": 3})).finish_as::<Right>().ok(), Some(Right { n: 3 }), "{p:?}");
+        match streamed(json!({"n": 3})).finish_as::<Wrong>() {
+            Err(DecodeError::Deserialize { value, .. }) => assert_eq!(value, json!({"n": 3}), "{p:?}"),
+            other => panic!("{p:?}: expected a deserialisation error, got {other:?}"),
+        }
+        let invalid = streamed(json!({"n": "x"})).finish_as::<Right>();
+        assert_eq!(invalid.map_err(|e| e.kind()).err(), Some("schema_violation"), "{p:?}");
+    }
 }
 
 #[cfg(feature = "schemars")]
@@ -104,6 +135,12 @@ mod derived {
                 let got: Task =
                     em.decode_as(&em.response_for(&answer)).unwrap_or_else(|e| panic!("{opts:?}: {e} for {answer}"));
                 assert_eq!(got, task, "{opts:?}");
+                let mut stream = em.stream();
+                for e in em.events_for(&answer, 7) {
+                    let _ = stream.push(&e);
+                }
+                let streamed: Task = stream.finish_as().unwrap_or_else(|e| panic!("{opts:?}: {e} streamed"));
+                assert_eq!(streamed, task, "{opts:?} streamed");
                 checked += 1;
             }
         }
