@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, List, Literal, Optional
 
@@ -250,6 +251,26 @@ def test_openai_sdk_chunks() -> None:
         n += 1
     assert n > 10
     assert stream.finish(model=Ticket) == TICKET
+
+
+def test_openai_async_sdk_chunks() -> None:
+    """`push` is synchronous and cheap: an `async for` over the async client's stream feeds it."""
+    em = schemacast.emit(Ticket, "openai")
+    body = transcript("openai", em.events_for(TICKET.model_dump(mode="json"), 5))
+    transport = serve_stream(httpx2, body, "text/event-stream", recorded.OPENAI_HEADERS)
+
+    async def run() -> Any:
+        async with httpx2.AsyncClient(transport=transport) as http:
+            client = openai.AsyncOpenAI(
+                api_key="sk-test", base_url="https://api.openai.test/v1", http_client=http, max_retries=0
+            )
+            stream = em.stream()
+            chunks = await client.chat.completions.create(model="gpt-4o", messages=[], stream=True, **em.body)
+            async for chunk in chunks:
+                assert stream.push(chunk).error is None
+            return stream.finish(model=Ticket)
+
+    assert asyncio.run(run()) == TICKET
 
 
 def test_anthropic_sdk_events() -> None:
