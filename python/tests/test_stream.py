@@ -317,3 +317,22 @@ def test_ollama_sdk_responses() -> None:
         n += 1
     assert n > 10
     assert stream.finish(model=Ticket) == TICKET
+
+
+def test_bedrock_payloads_named_by_their_sse_event() -> None:
+    """Bedrock's payloads given without their `{"contentBlockDelta": …}` wrapper need the
+    SSE `event:` name, as a dict or as text."""
+    em = schemacast.emit(Ticket, "bedrock")
+    answer = TICKET.model_dump(mode="json")
+    for form in (lambda v: v, json.dumps):
+        stream = em.stream()
+        for event in em.events_for(answer, 6):
+            ((name, payload),) = event.items()
+            stream.push(form(payload), name=name)
+        assert stream.finish() == answer
+    # Without the name, a bare payload says nothing: the stream never started.
+    unnamed = em.stream()
+    for event in em.events_for(answer, 6):
+        unnamed.push(next(iter(event.values())))
+    with pytest.raises(schemacast.DecodeError):
+        unnamed.finish()
