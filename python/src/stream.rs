@@ -69,8 +69,8 @@ impl PyStream {
         self.cell.as_mut().ok_or_else(|| PyRuntimeError::new_err("this Stream is finished"))
     }
 
-    /// Reads `events` (each as the core's `push_event` reads it, or an event
-    /// already parsed) and returns what the last one told.
+    /// Runs `run` (which pushes one event or a chunk's events) on the decoder,
+    /// and returns what it told as this stream's latest `Partial`.
     fn read(slf: &Bound<'_, Self>, run: impl FnOnce(&mut StreamDecoder<'_>) -> Seen) -> PyResult<PyPartial> {
         let mut me = slf.borrow_mut();
         me.events += 1;
