@@ -142,8 +142,9 @@ fn err_unsure_cases_give_up_without_certainty() {
 fn ok_plain_run_finds_the_first_quote_backslash_or_control_byte() {
     let slow = |b: &[u8], i: usize| (i..b.len()).find(|&j| matches!(b[j], b'"' | b'\\' | 0..=0x1f)).unwrap_or(b.len());
     // Every special byte at every offset of a word, after every other kind of
-    // byte (ASCII, the high bytes of UTF-8, 0x7f, 0x20, 0x21, 0x23, 0x5b, 0x5d).
-    let fillers: [u8; 9] = [b'a', 0xc3, 0xa9, 0xff, 0x7f, 0x20, 0x21, 0x23, 0x5d];
+    // byte (ASCII, bytes of UTF-8 sequences, 0xff, 0x7f, and the neighbours of the
+    // special bytes: 0x20, 0x21, 0x23, 0x5b, 0x5d).
+    let fillers: [u8; 10] = [b'a', 0xc3, 0xa9, 0xff, 0x7f, 0x20, 0x21, 0x23, 0x5b, 0x5d];
     for special in [b'"', b'\\', 0x00, 0x01, 0x1f] {
         for filler in fillers {
             for len in 0..20 {
@@ -161,4 +162,37 @@ fn ok_plain_run_finds_the_first_quote_backslash_or_control_byte() {
             }
         }
     }
+}
+
+#[test]
+fn ok_string_text_reaches_the_sink_once_per_piece_and_before_the_piece_ends() {
+    // A chunk-counting sink: how many times, and with what, the text arrives.
+    #[derive(Default)]
+    struct Chunks(Vec<String>);
+    impl Sink for Chunks {
+        fn start(&mut self, _: Kind) {}
+        fn chunk(&mut self, text: &str) {
+            self.0.push(text.to_owned());
+        }
+        fn key(&mut self, _: &str) {}
+        fn scalar(&mut self, _: Value) {}
+        fn end(&mut self) {
+            self.0.push("<end>".to_owned());
+        }
+    }
+    let mut r = Reader::new();
+    let mut sink = Chunks::default();
+    // One piece with escapes and a plain run: one chunk, given before `feed` returns.
+    r.feed(r#"["ab\"c\u00e9d\n"#, &mut sink);
+    assert_eq!(sink.0, ["ab\"céd\n"]);
+    // The string ends in the next piece: its rest, then the end, in that order.
+    r.feed(r#"ef", "g"]"#, &mut sink);
+    assert_eq!(sink.0, ["ab\"céd\n", "ef", "<end>", "g", "<end>", "<end>"]);
+    assert!(r.is_done());
+    // A failure mid-piece still gives what was read before it.
+    let mut r = Reader::new();
+    let mut sink = Chunks::default();
+    r.feed("\"xy\u{1}z", &mut sink);
+    assert_eq!(sink.0, ["xy"]);
+    assert_eq!(r.failure().map(|f| f.certain), Some(true));
 }
