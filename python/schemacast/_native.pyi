@@ -114,7 +114,7 @@ class Stream:
         """Reads raw SSE or NDJSON response bytes, in chunks cut anywhere."""
     @property
     def value(self) -> Any:
-        """The answer so far, or ``None``."""
+        """The answer so far, or ``None``; raises ``RuntimeError`` once finished."""
     @overload
     def finish(self, *, model: None = None) -> Any: ...
     @overload

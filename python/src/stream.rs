@@ -5,8 +5,10 @@
 //!
 //! The core's `StreamDecoder` borrows its `Emission`; here the two live in one
 //! `self_cell` (the emission's Python object is the owner), so a `Stream` is an
-//! ordinary Python object; the self-reference is self_cell's (audited) code,
-//! and none is written here.
+//! ordinary Python object. The `unsafe` blocks that make the self-reference
+//! come from self_cell's macro (written and miri-tested there); this crate
+//! writes none, and its `forbid(unsafe_code)` does not reach another crate's
+//! macro.
 
 use crate::convert::to_py;
 use crate::{PyAnswer, PyEmission, answer_value, errors, event_arg, value_arg};
@@ -52,7 +54,7 @@ pub(crate) struct PyStream {
     /// `None` once finished.
     cell: Option<Cell>,
     splitter: EventSplitter,
-    /// Events read so far: a `Partial` answers for the stream only while it is current.
+    /// Pushes and feeds so far: a `Partial` answers for the stream only while it is current.
     events: u64,
 }
 
@@ -73,15 +75,14 @@ impl PyStream {
     /// and returns what it told as this stream's latest `Partial`.
     fn read(slf: &Bound<'_, Self>, run: impl FnOnce(&mut StreamDecoder<'_>) -> Seen) -> PyResult<PyPartial> {
         let mut me = slf.borrow_mut();
-        me.events += 1;
-        let events = me.events;
         let seen = me.cell()?.with_dependent_mut(|_, decoder| run(decoder));
+        me.events += 1;
         Ok(PyPartial {
             stream: slf.clone().unbind(),
-            events,
+            events: me.events,
             completed: seen.completed,
             open: seen.open,
-            error: seen.error,
+            error: seen.error.map(|e| Py::new(slf.py(), e)).transpose()?,
         })
     }
 
@@ -213,7 +214,7 @@ pub(crate) struct PyPartial {
     events: u64,
     completed: Vec<String>,
     open: Option<String>,
-    error: Option<PyEarlyError>,
+    error: Option<Py<PyEarlyError>>,
 }
 
 #[pymethods]
@@ -248,8 +249,8 @@ impl PyPartial {
 
     /// The first certain early error (it stays once found): cancel the request.
     #[getter]
-    fn error(&self, py: Python<'_>) -> PyResult<Option<Py<PyEarlyError>>> {
-        self.error.as_ref().map(|e| Py::new(py, e.clone())).transpose()
+    fn error(&self, py: Python<'_>) -> Option<Py<PyEarlyError>> {
+        self.error.as_ref().map(|e| e.clone_ref(py))
     }
 
     fn __repr__(&self) -> String {
@@ -257,14 +258,13 @@ impl PyPartial {
             "<Partial completed={:?} open={:?} error={:?}>",
             self.completed,
             self.open,
-            self.error.as_ref().map(|e| e.kind)
+            self.error.as_ref().map(|e| e.get().kind)
         )
     }
 }
 
 /// Why a streamed answer can already no longer be valid (`Partial.error`).
 #[pyclass(frozen, module = "schemacast", name = "EarlyError")]
-#[derive(Clone)]
 pub(crate) struct PyEarlyError {
     kind: &'static str,
     pointer: Option<String>,

@@ -17,7 +17,7 @@ import recorded
 import schemacast
 from google import genai
 from google.genai import types as genai_types
-from helpers import APPS, instances, load
+from helpers import app_schemas, instances, load
 
 
 class Ticket(pydantic.BaseModel):
@@ -141,6 +141,7 @@ def test_an_early_error_names_the_place_and_finish_raises_it() -> None:
             # Certain before the string ends: no member of the enum starts with "ur".
             assert stream.value["priority"] in ("u", "ur", "urg", "urge", "urgen")
     assert first is not None
+    assert partial.error is partial.error, "one EarlyError object per Partial"
     assert first.kind == "schema_violation" and first.pointer == "/priority"
     assert "enum" in first.message and str(first) == first.message
     assert "schema_violation" in repr(first)
@@ -187,6 +188,8 @@ def test_a_partial_answers_only_while_it_is_the_latest() -> None:
     for spent in (lambda: stream.finish(), lambda: stream.push(events[0]), lambda: stream.value):
         with pytest.raises(RuntimeError, match="finished"):
             spent()
+    # A push refused after the end is not counted.
+    assert f"after {len(events)} events" in repr(stream)
     with pytest.raises(RuntimeError, match="stale"):
         partial.value
 
@@ -207,7 +210,7 @@ def test_streams_are_independent_and_outlive_their_emission_name() -> None:
         b.finish()
 
 
-@pytest.mark.parametrize("path", sorted(APPS.glob("*.json"))[:12], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", app_schemas(), ids=lambda p: p.stem)
 def test_app_schemas_stream_with_reshape(path: Any) -> None:
     schema = load(path)
     for provider in ("openai", "gemini", "claude"):
@@ -232,6 +235,16 @@ def serve_stream(http: Any, body: bytes, content_type: str, headers: dict[str, s
     return http.MockTransport(handler)
 
 
+def pushed(stream: schemacast.Stream, items: Any, kind: type) -> int:
+    """Pushes every item an SDK's stream yields (each a `kind`); how many there were."""
+    n = 0
+    for item in items:
+        assert isinstance(item, kind)
+        assert stream.push(item).error is None
+        n += 1
+    return n
+
+
 def sse_client(provider: str, headers: dict[str, str]) -> tuple[schemacast.Emission, Any]:
     """The Ticket emission for `provider`, and an httpx2 client streaming its events back
     (5-byte pieces of the answer, as SSE)."""
@@ -244,12 +257,8 @@ def test_openai_sdk_chunks() -> None:
     em, http = sse_client("openai", recorded.OPENAI_HEADERS)
     client = openai.OpenAI(api_key="sk-test", base_url="https://api.openai.test/v1", http_client=http, max_retries=0)
     stream = em.stream()
-    n = 0
-    for chunk in client.chat.completions.create(model="gpt-4o", messages=[], stream=True, **em.body):
-        assert isinstance(chunk, openai.types.chat.ChatCompletionChunk)
-        stream.push(chunk)
-        n += 1
-    assert n > 10
+    chunks = client.chat.completions.create(model="gpt-4o", messages=[], stream=True, **em.body)
+    assert pushed(stream, chunks, openai.types.chat.ChatCompletionChunk) > 10
     assert stream.finish(model=Ticket) == TICKET
 
 
@@ -294,12 +303,8 @@ def test_gemini_sdk_responses() -> None:
     client = genai.Client(api_key="gemini-test", http_options=options)
     config = genai_types.GenerateContentConfig(http_options=genai_types.HttpOptions(extra_body=em.body))
     stream = em.stream()
-    n = 0
-    for response in client.models.generate_content_stream(model="gemini-2.5-flash", contents="x", config=config):
-        assert isinstance(response, genai_types.GenerateContentResponse)
-        stream.push(response)
-        n += 1
-    assert n > 10
+    responses = client.models.generate_content_stream(model="gemini-2.5-flash", contents="x", config=config)
+    assert pushed(stream, responses, genai_types.GenerateContentResponse) > 10
     assert stream.finish(model=Ticket) == TICKET
 
 
@@ -310,12 +315,7 @@ def test_ollama_sdk_responses() -> None:
     transport = serve_stream(httpx, body, "application/x-ndjson", recorded.OLLAMA_HEADERS)
     client = ollama.Client(host="http://ollama.test:11434", transport=transport)
     stream = em.stream()
-    n = 0
-    for part in client.chat(model="m", messages=[], stream=True, **em.body):
-        assert isinstance(part, ollama.ChatResponse)
-        stream.push(part)
-        n += 1
-    assert n > 10
+    assert pushed(stream, client.chat(model="m", messages=[], stream=True, **em.body), ollama.ChatResponse) > 10
     assert stream.finish(model=Ticket) == TICKET
 
 
