@@ -10,8 +10,9 @@
 //! writes none, and its `forbid(unsafe_code)` does not reach another crate's
 //! macro.
 
+use crate::args::{event_arg, value_arg};
 use crate::convert::to_py;
-use crate::{PyAnswer, PyEmission, answer_value, errors, event_arg, value_arg};
+use crate::{PyAnswer, PyEmission, answer_value, errors};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};

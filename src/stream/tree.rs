@@ -7,12 +7,14 @@
 //! aside and undone when it is complete. The caller's schema is checked where
 //! a violation is already certain ([`Shapes`]).
 
-use super::json::{Kind, Sink};
+use super::json::Kind;
 use super::shape::{ShapeId, Shapes};
-use crate::pointer::{escape_into, index_into, needs_escape};
-use crate::reshape::{self, read as ann};
-use serde_json::{Map, Value};
+use crate::pointer::{escape_into, index_into};
+use crate::reshape::read as ann;
+use serde_json::Value;
 use std::collections::HashMap;
+
+mod sink;
 
 /// Where a value sits in its parent, for its JSON Pointer.
 #[derive(Debug, Clone, Copy)]
@@ -36,9 +38,6 @@ struct Ctx<'e> {
     /// A `null` here is a rewritten optional member's absence.
     drops_null: bool,
 }
-
-/// Most members a closed object is given room for before any arrives.
-const ROOM: usize = 32;
 
 const INERT: Ctx<'static> = Ctx { seg: Seg::Root, report: false, ann: None, shape: None, drops_null: false };
 
@@ -392,180 +391,6 @@ impl<'e> Tree<'e> {
                 self.pointer(ctx.seg),
                 format!("{} cannot be valid here: the schema allows {allowed}", kind.name()),
             );
-        }
-    }
-}
-
-impl Sink for Tree<'_> {
-    fn start(&mut self, kind: Kind) {
-        let ctx = self.child(kind);
-        if ctx.report && !(ctx.drops_null && kind == Kind::Null) {
-            self.check_kind(ctx, kind);
-        }
-        match kind {
-            Kind::Object | Kind::Array => {
-                let object = kind == Kind::Object;
-                // A closed object gets room for its declared members at once (up
-                // to a few dozen: a wide schema says nothing about how many come).
-                let empty = if object {
-                    let room = ctx.shape.zip(self.shapes.as_ref()).map_or(0, |(s, all)| all.key_count(s));
-                    Value::Object(Map::with_capacity(room.min(ROOM)))
-                } else {
-                    Value::Array(Vec::new())
-                };
-                let at_root = self.whole && self.frames.is_empty() && self.aside.is_none();
-                let union = ctx.ann.filter(|a| at_root || ann::is_union(a));
-                let aside = self.aside.is_none() && union.is_some_and(|a| at_root || self.has_markers(a));
-                let own = if aside || self.aside.is_some() { INERT } else { ctx };
-                match union.filter(|_| aside) {
-                    Some(a) => self.aside = Some(Aside { depth: self.frames.len(), value: empty, ann: a, ctx }),
-                    None => self.insert(empty),
-                }
-                let path_len = self.path.len();
-                if own.report {
-                    let mut p = std::mem::take(&mut self.path);
-                    self.write_seg(&mut p, ctx.seg);
-                    self.path = p;
-                }
-                let envelope = object && self.frames.is_empty() && self.wrapped;
-                let mut f = self.spare.pop().unwrap_or_else(|| Frame {
-                    object,
-                    ctx: own,
-                    path_len,
-                    next: 0,
-                    key: String::new(),
-                    token: String::new(),
-                    member: None,
-                    dropped: Vec::new(),
-                    envelope,
-                });
-                (f.object, f.ctx, f.path_len, f.next, f.envelope, f.member) =
-                    (object, own, path_len, 0, envelope, None);
-                f.key.clear();
-                f.token.clear();
-                f.dropped.clear();
-                self.frames.push(f);
-            }
-            Kind::String => {
-                let members = ctx
-                    .shape
-                    .filter(|_| ctx.report)
-                    .zip(self.shapes.as_ref())
-                    .and_then(|(s, shapes)| shapes.strings(s));
-                let restricted = members.is_some();
-                self.members.clear();
-                self.members.extend(members.unwrap_or_default());
-                self.sofar.clear();
-                // Strings arrive in pieces: room for a few spares reallocations.
-                self.insert(Value::String(String::with_capacity(24)));
-                self.string = Some(Open { ctx, restricted });
-                if restricted && self.members.is_empty() {
-                    self.chunk("");
-                }
-            }
-            Kind::Number | Kind::Bool | Kind::Null => self.pending = Some(ctx),
-        }
-    }
-
-    fn chunk(&mut self, text: &str) {
-        if let Some(s) = self.open_string() {
-            s.push_str(text);
-        }
-        let Some(open) = self.string.as_mut().filter(|o| o.restricted) else { return };
-        self.sofar.push_str(text);
-        let sofar = self.sofar.as_str();
-        self.members.retain(|m| m.starts_with(sofar));
-        if self.members.is_empty() {
-            open.restricted = false;
-            let seg = open.ctx.seg;
-            self.no_member(seg);
-        }
-    }
-
-    fn key(&mut self, key: &str) {
-        let Some(f) = self.frames.last_mut() else { return };
-        f.key.clear();
-        f.key.push_str(key);
-        f.token.clear();
-        if needs_escape(key) {
-            escape_into(&mut f.token, key);
-        }
-        let Some((s, shapes)) = f.ctx.shape.zip(self.shapes.as_mut()) else {
-            f.member = None;
-            return;
-        };
-        let member = shapes.member(s, key);
-        f.member = member.shape;
-        if f.ctx.report && !member.allowed {
-            let message =
-                format!("member {} is not allowed: the schema closes this object", Value::String(key.to_owned()));
-            self.violate(self.path.clone(), message);
-        }
-    }
-
-    fn scalar(&mut self, value: Value) {
-        let Some(ctx) = self.pending.take() else { return };
-        if value.is_null() && ctx.drops_null {
-            let key = self.frames.last_mut().map(|f| std::mem::take(&mut f.key)).unwrap_or_default();
-            let inserted = self.top().and_then(|v| v.as_object()).is_some_and(|m| m.contains_key(&key));
-            let Some(f) = self.frames.last_mut() else { return };
-            // Each name once: the list stays as short as the rewritten members.
-            if f.dropped.contains(&key) || inserted {
-                if self.repeated.is_none() {
-                    self.repeated = Some((self.path.clone(), key));
-                }
-            } else {
-                f.dropped.push(key);
-            }
-            return;
-        }
-        if ctx.report {
-            self.report(ctx.seg);
-        }
-        self.insert(value);
-    }
-
-    fn end(&mut self) {
-        if let Some(open) = self.string.take() {
-            if open.restricted && !self.members.contains(&self.sofar.as_str()) {
-                let message = format!("{} is not one of the `enum` members", Value::String(self.sofar.clone()));
-                self.violate(self.pointer(open.ctx.seg), message);
-            }
-            if open.ctx.report {
-                self.report(open.ctx.seg);
-            }
-            return;
-        }
-        let Some(f) = self.frames.pop() else { return };
-        if f.ctx.report {
-            self.completed.push_str(&self.path);
-            self.ends.push(self.completed.len());
-        }
-        self.path.truncate(f.path_len);
-        self.spare.push(f);
-        if self.aside.as_ref().is_some_and(|a| a.depth == self.frames.len())
-            && let Some(a) = self.aside.take()
-        {
-            let emission = self.emission;
-            let accepts = |at: &str, y: &Value| emission.sent_accepts(at, y);
-            let v = match &emission.reshape {
-                Some(_) if self.whole => match emission.undo(a.value) {
-                    Ok(v) => {
-                        self.whole_done = true;
-                        v
-                    }
-                    // No inverse (a repeated key, a JSON text that does not
-                    // parse): no answer to show; `finish` reports the error.
-                    Err(_) => return,
-                },
-                Some(root) => reshape::undo_at(a.value, a.ann, root, &accepts),
-                None => a.value,
-            };
-            if a.ctx.report {
-                let mut at = self.pointer(a.ctx.seg);
-                self.report_all(&v, &mut at);
-            }
-            self.insert(v);
         }
     }
 }

@@ -1,0 +1,123 @@
+use super::*;
+use serde_json::json;
+
+static OPEN: Rules = Rules {
+    keywords: &["minLength", "pattern", "minimum", "exclusiveMinimum", "prefixItems"],
+    annotations: true,
+    formats: &[],
+    pattern: PatternRule::RewriteToFullMatch,
+    literals: Literals::Scalars,
+    any_value: true,
+    open_objects: true,
+    maps: true,
+    empty_objects: true,
+    arrays_without_items: true,
+    root_unions: true,
+    integral_bounds: false,
+    refs: false,
+    fill_defaults: false,
+    prefer_closed: false,
+    open_with_properties: true,
+    max_optional: usize::MAX,
+    reserved_names: &[],
+};
+
+#[track_caller]
+fn check(schema: Value) -> Result<(Value, bool), String> {
+    let doc = Doc { root: &schema };
+    let settings =
+        Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
+    lower(&doc, &OPEN, settings).map(|l| (l.schema, l.exact)).map_err(|f| f.0.to_string())
+}
+
+#[test]
+fn ok_allof_and_refs_merge() {
+    let s = json!({"$defs": {"N": {"type": "integer", "minimum": 1}},
+                   "allOf": [{"$ref": "#/$defs/N"}, {"exclusiveMinimum": 3}]});
+    assert_eq!(check(s), Ok((json!({"type": "integer", "exclusiveMinimum": 3}), true)));
+}
+
+#[test]
+fn ok_union_distributes_over_siblings() {
+    let s = json!({"type": "string", "minLength": 2, "anyOf": [{"pattern": "a+"}, {"maxLength": 3}]});
+    let (out, exact) = check(s).expect("lowers");
+    assert_eq!(out["anyOf"][0], json!({"type": "string", "minLength": 2, "pattern": "^[\\s\\S]*(?:a+)[\\s\\S]*$"}));
+    assert_eq!(out["anyOf"][1], json!({"type": "string", "minLength": 2}));
+    assert!(!exact, "maxLength is not in the rules: dropped");
+}
+
+#[test]
+fn ok_recursion_widens_where_it_recurs() {
+    let s = json!({"type": "object", "properties": {"next": {"$ref": "#"}}});
+    let (out, exact) = check(s).expect("lowers");
+    assert_eq!(out["properties"]["next"], json!({}));
+    assert!(!exact);
+}
+
+#[test]
+fn ok_recursion_through_a_union_of_references_is_kept() {
+    static REFS: Rules = Rules { refs: true, ..OPEN };
+    let s = json!({"type": "object", "properties": {"e": {"$ref": "#/$defs/E"}}, "required": ["e"],
+        "$defs": {"E": {"oneOf": [
+            {"$ref": "#/$defs/Num"},
+            {"type": "object", "properties": {"k": {"const": "neg"}, "of": {"$ref": "#/$defs/E"}}, "required": ["k", "of"]}]},
+            "Num": {"type": "object", "properties": {"k": {"const": "num"}}, "required": ["k"]}}});
+    let doc = Doc { root: &s };
+    let settings =
+        Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
+    let lowered = lower(&doc, &REFS, settings).map_err(|f| f.0.to_string()).expect("lowers");
+    assert!(lowered.exact, "nothing is cut: {:?}", lowered.notes);
+    let e = &lowered.schema["$defs"]["E"]["anyOf"];
+    assert_eq!(e[0], json!({"$ref": "#/$defs/Num"}));
+    assert_eq!(e[1]["properties"]["of"], json!({"$ref": "#/$defs/E"}));
+    // Read by branch only when the union stands alone: a sibling assertion distributes it.
+    let s2 = json!({"type": "object", "properties": {"e": {"anyOf": [{"$ref": "#/$defs/N"}], "required": ["k"]}},
+        "$defs": {"N": {"type": "object", "properties": {"k": {"type": "string"}}}}});
+    let doc = Doc { root: &s2 };
+    let lowered = lower(&doc, &REFS, settings).map_err(|f| f.0.to_string()).expect("lowers");
+    assert_eq!(lowered.schema["properties"]["e"]["required"], json!(["k"]));
+}
+
+#[test]
+fn ok_literals_filtered_by_type() {
+    let s = json!({"type": "string", "enum": ["a", 1, null]});
+    assert_eq!(check(s), Ok((json!({"type": "string", "enum": ["a"]}), true)));
+}
+
+#[test]
+fn err_accepts_nothing() {
+    assert!(check(json!({"type": "string", "enum": [1]})).is_err());
+    assert!(check(json!({"allOf": [{"type": "string"}, {"type": "integer"}]})).is_err());
+    assert!(check(json!(false)).is_err());
+}
+
+#[test]
+fn ok_generated_definition_names_never_collide() {
+    let rules = Rules { refs: true, ..OPEN };
+    let s = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/ref1"}, "b": {"$ref": "#/$defs/x.y"}},
+        "$defs": {"ref1": {"type": "string"}, "x.y": {"type": "integer"}}});
+    let doc = Doc { root: &s };
+    let settings =
+        Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
+    let out = lower(&doc, &rules, settings).expect("lowers").schema;
+    let (a, b) = (&out["properties"]["a"]["$ref"], &out["properties"]["b"]["$ref"]);
+    assert_ne!(a, b, "{out}");
+    let target =
+        |r: &Value| crate::pointer::resolve_fragment(&out, r.as_str().unwrap_or_default()).map(|t| t.0.clone());
+    assert_eq!(target(a), Some(json!({"type": "string"})));
+    assert_eq!(target(b), Some(json!({"type": "integer"})));
+}
+
+#[test]
+fn err_deep_inlining_is_bounded() {
+    let mut defs = serde_json::Map::new();
+    for i in 0..200 {
+        defs.insert(
+            format!("d{i}"),
+            json!({"type": "object", "properties": {"x": {"$ref": format!("#/$defs/d{}", i + 1)}}}),
+        );
+    }
+    defs.insert("d200".into(), json!({"type": "string"}));
+    let s = json!({"$defs": defs, "$ref": "#/$defs/d0"});
+    assert!(check(s).unwrap_err().contains("too deeply"));
+}

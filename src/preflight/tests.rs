@@ -1,0 +1,87 @@
+use super::*;
+use serde_json::json;
+
+fn run(schema: Value) -> Result<Vec<Note>, Error> {
+    check(&schema, &Options::new(crate::Provider::OpenAi)).map(|c| c.notes)
+}
+
+#[test]
+fn ok_drafts_and_booleans() {
+    assert!(run(json!(true)).is_ok());
+    assert!(run(json!(false)).is_ok());
+    assert!(run(json!({"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "string"}]})).is_ok());
+    assert!(run(json!({"definitions": {"a": {"type": "string"}}, "$ref": "#/definitions/a"})).is_ok());
+    let d4 = json!({"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 1, "exclusiveMinimum": true});
+    assert!(run(d4).is_ok());
+    let d6 = json!({"$schema": "http://json-schema.org/draft-06/schema#", "const": 1, "if": 3});
+    let notes = run(d6).expect("`if` is unknown in draft 6: an annotation");
+    assert!(notes.iter().any(|n| n.keyword == "if"), "{notes:?}");
+}
+
+#[test]
+fn ok_unknown_keywords_are_notes() {
+    let notes = run(json!({"type": "object", "x-a": 1, "discriminator": {"propertyName": "k"},
+        "properties": {"b": {"_format": "m", "examples": ["x"], "deprecated": true}}}))
+    .expect("ok");
+    let at: Vec<(&str, &str)> = notes.iter().map(|n| (n.pointer.as_str(), n.keyword.as_str())).collect();
+    assert_eq!(at, [("", "x-a"), ("/properties/b", "_format")], "generator annotations are known");
+}
+
+#[test]
+fn err_unknown_keywords_denied() {
+    let opts = Options::new(crate::Provider::OpenAi).with_deny_unknown_keywords(true);
+    let e = check(&json!({"requried": ["a"], "properties": {"a": {"x-b": 1}}}), &opts).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    let at: Vec<&str> = e.problems().iter().map(|p| p.pointer.as_str()).collect();
+    assert_eq!(at, ["/requried", "/properties/a/x-b"]);
+}
+
+#[test]
+fn err_every_bad_ref_listed() {
+    let e = run(json!({"properties": {"a": {"$ref": "other.json"}, "b": {"$ref": "#/$defs/missing"}}})).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    let at: Vec<&str> = e.problems().iter().map(|p| p.pointer.as_str()).collect();
+    assert_eq!(at, ["/properties/a/$ref", "/properties/b/$ref"]);
+}
+
+#[test]
+fn err_limits_without_recursion() {
+    let mut deep = json!({"type": "string"});
+    for _ in 0..300 {
+        deep = json!({"items": deep});
+    }
+    let e = run(deep).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::LimitExceeded);
+    let opts = Options::new(crate::Provider::OpenAi).with_max_enum(2);
+    let e = check(&json!({"enum": [1, 2, 3]}), &opts).unwrap_err();
+    assert_eq!((e.kind(), e.pointer()), (ErrorKind::LimitExceeded, "/enum"));
+    let opts = Options::new(crate::Provider::OpenAi).with_max_nodes(3);
+    assert_eq!(check(&json!({"a": [1, 2, 3]}), &opts).unwrap_err().kind(), ErrorKind::LimitExceeded);
+}
+
+#[test]
+fn err_meta_validation_lists_all() {
+    let e = run(json!({"type": "strng", "minimum": "0", "required": "a"})).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidSchema);
+    let at: Vec<&str> = e.problems().iter().map(|p| p.pointer.as_str()).collect();
+    assert_eq!(at, ["/minimum", "/required", "/type"]);
+    assert_eq!(run(json!(5)).unwrap_err().kind(), ErrorKind::InvalidSchema);
+    assert_eq!(run(json!({"$schema": "https://example.com/s"})).unwrap_err().pointer(), "/$schema");
+    let d4 = json!({"$schema": "http://json-schema.org/draft-04/schema#", "exclusiveMinimum": 3});
+    let e = run(d4).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidSchema);
+    assert!(e.problems().iter().any(|p| p.pointer == "/exclusiveMinimum"), "a boolean in draft 4: {e}");
+}
+
+#[test]
+fn err_bad_resources() {
+    let schema = json!({"$ref": "defs.json"});
+    let base = Options::new(crate::Provider::OpenAi);
+    let e = check(&schema, &base.clone().with_resource("defs.json", json!(5))).unwrap_err();
+    assert_eq!((e.kind(), e.pointer()), (ErrorKind::InvalidSchema, "defs.json#"));
+    let two = base.clone().with_resource("defs.json", json!({})).with_resource("json-schema:///defs.json", json!({}));
+    assert_eq!(check(&schema, &two).unwrap_err().kind(), ErrorKind::InvalidOption);
+    let broken = base.with_resource("defs.json", json!({"type": 7}));
+    let e = check(&schema, &broken).unwrap_err();
+    assert_eq!((e.kind(), e.pointer()), (ErrorKind::InvalidSchema, "defs.json#/type"));
+}
