@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 /// What the body asks the provider for, found by request shape alone.
 enum Sent<'a> {
-    /// A schema the provider enforces (read as [`Profile::reading`] says).
+    /// A schema the provider enforces (read as [`Profile::reading`](crate::profile::Profile::reading) says).
     Schema(std::borrow::Cow<'a, Value>),
     /// A Gemini field (`responseSchema` is read as OpenAPI).
     Gemini(&'a Value, bool),

@@ -17,7 +17,7 @@ pub(crate) enum Dialect {
     /// A plain JSON Schema compiled into a grammar ([`Profile::grammar`]): every
     /// object's openness stated, "any value" spelled out.
     Grammar,
-    /// Claude's mechanisms ([`ClaudeMechanism`](crate::ClaudeMechanism)): a forced
+    /// Claude's mechanisms ([`ClaudeMechanism`]): a forced
     /// tool, a strict tool, or native JSON outputs.
     Claude,
 }

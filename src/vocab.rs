@@ -3,7 +3,7 @@
 //!
 //! Layer invariant: the per-draft tables are read only by the front end and
 //! preflight, which walk the caller's documents. Every later pass reads the
-//! working form, whose vocabulary is 2020-12 ([`for_each_child`], [`slot`]).
+//! working form, whose vocabulary is 2020-12 ([`for_each_child_in`], [`slot`]).
 
 use serde_json::{Map, Value};
 use std::fmt;

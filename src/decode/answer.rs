@@ -12,14 +12,14 @@ impl Emission {
     /// schema (authoritative).
     ///
     /// Where the answer is, per provider: OpenAI-compatible `choices[0].message.content`
-    /// (`refusal` reported as [`DecodeError::Refusal`](crate::DecodeError::Refusal)); Gemini the text parts of
+    /// (`refusal` reported as [`DecodeError::Refusal`]); Gemini the text parts of
     /// `candidates[0].content.parts`, thought parts skipped; Claude the forced
     /// tool's `tool_use.input`, or the text blocks when no tool was used; Ollama
     /// `message.content`.
     ///
     /// # Errors
     ///
-    /// Every way an answer can fail is a [`DecodeError`](crate::DecodeError) variant: no answer,
+    /// Every way an answer can fail is a [`DecodeError`] variant: no answer,
     /// refusal, truncated (finish reason `length`), not JSON, or schema violations
     /// (all of them, each with its pointer into the answer).
     ///
