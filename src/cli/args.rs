@@ -17,6 +17,7 @@ pub(crate) struct Args {
     pub(crate) open_world: bool,
     pub(crate) no_union_closing: bool,
     pub(crate) no_default_filling: bool,
+    pub(crate) no_format_assertion: bool,
     pub(crate) gemini_dialect: Option<GeminiDialect>,
     pub(crate) claude_json_tool: bool,
     pub(crate) claude_mechanism: Option<ClaudeMechanism>,
@@ -50,6 +51,7 @@ impl Args {
             .with_closed_world(!self.open_world)
             .with_union_closing(!self.no_union_closing)
             .with_default_filling(!self.no_default_filling)
+            .with_format_assertion(!self.no_format_assertion)
             .with_claude_json_tool(self.claude_json_tool)
             .with_reshape(self.reshape);
         if let Some(d) = self.gemini_dialect {

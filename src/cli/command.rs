@@ -146,6 +146,9 @@ pub(crate) struct Compile {
     /// Do not fill in declared defaults.
     #[arg(long)]
     no_default_filling: bool,
+    /// Read `format` as an annotation: not checked locally, never sent natively.
+    #[arg(long)]
+    no_format_assertion: bool,
     /// Gemini: response-schema (responseSchema) or json-schema (responseJsonSchema).
     #[arg(long, value_name = "D", value_parser = parse::<GeminiDialect>)]
     gemini_dialect: Option<GeminiDialect>,
@@ -184,6 +187,7 @@ impl Compile {
         args.open_world = self.no_closed_world;
         args.no_union_closing = self.no_union_closing;
         args.no_default_filling = self.no_default_filling;
+        args.no_format_assertion = self.no_format_assertion;
         args.gemini_dialect = self.gemini_dialect;
         args.claude_mechanism = self.claude_mechanism;
         args.claude_json_tool = self.claude_json_tool;

@@ -27,6 +27,16 @@ fn cli_with_terminal(args: &[&str], stdin: &str, stdin_terminal: bool) -> Outcom
     Outcome { code, out: String::from_utf8(out).unwrap_or_default(), err: String::from_utf8(err).unwrap_or_default() }
 }
 
+/// A fresh folder for one test (`tag` keeps tests apart), holding `schema`
+/// as `schema.json`: the folder, to remove at the end, and the file's path.
+fn schema_file(tag: &str, schema: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("schemacast-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("schema.json");
+    std::fs::write(&path, schema).expect("write");
+    (dir, path.to_string_lossy().into_owned())
+}
+
 #[test]
 fn ok_emit_bundled_example() {
     let o = cli(&["emit", "--provider", "openai"], "");
@@ -151,12 +161,8 @@ fn ok_gemini_dialects_and_closed_world_flag() {
 
 #[test]
 fn ok_decode_and_validate() {
-    let dir = std::env::temp_dir().join(format!("schemacast-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let schema = dir.join("schema.json");
-    std::fs::write(&schema, r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#)
-        .expect("write");
-    let schema = schema.to_string_lossy().into_owned();
+    let (dir, schema) =
+        schema_file("cli", r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#);
     let ok = r#"{"message":{"role":"assistant","content":"{\"n\": 2}"},"done_reason":"stop"}"#;
     let o = cli(&["decode", "--provider", "ollama", "--schema", &schema, "-"], ok);
     assert_eq!(o.code, 0, "{}", o.err);
@@ -221,11 +227,7 @@ fn ok_reshape_round_trip() {
     assert_eq!(sent["properties"]["b"], serde_json::json!({"anyOf": [{"type": "integer"}, {"type": "null"}]}));
     assert!(o.out.contains("reshape: optional b sent required and nullable"), "the output says which rewrites applied");
 
-    let dir = std::env::temp_dir().join(format!("schemacast-reshape-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("schema.json");
-    std::fs::write(&path, schema).expect("write");
-    let path = path.to_string_lossy().into_owned();
+    let (dir, path) = schema_file("reshape", schema);
     let response = r#"{"choices":[{"message":{"content":"{\"a\":\"x\",\"b\":null}"},"finish_reason":"stop"}]}"#;
     let o = cli(&["decode", "-p", "openai", "--reshape", "--schema", &path, "-"], response);
     assert_eq!(o.code, 0, "{}", o.err);
@@ -329,12 +331,10 @@ fn ok_bench_prints_its_columns() {
 
 #[test]
 fn ok_decode_stream_prints_partials_then_the_answer() {
-    let dir = std::env::temp_dir().join(format!("schemacast-cli-stream-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let schema = dir.join("schema.json");
-    std::fs::write(&schema, r#"{"type":"object","properties":{"n":{"type":"integer"},"s":{"enum":["ab","cd"]}}}"#)
-        .expect("write");
-    let schema = schema.to_string_lossy().into_owned();
+    let (dir, schema) = schema_file(
+        "cli-stream",
+        r#"{"type":"object","properties":{"n":{"type":"integer"},"s":{"enum":["ab","cd"]}}}"#,
+    );
     let chunk = |content: &str| {
         let e = serde_json::json!({"choices": [{"index": 0, "delta": {"content": content}}]});
         format!("data: {e}\n\n")
@@ -353,6 +353,7 @@ fn ok_decode_stream_prints_partials_then_the_answer() {
     assert_eq!(o.code, 1);
     assert!(o.err.starts_with("early error: schema_violation: at /s: no `enum` member starts with \"x\""), "{}", o.err);
     assert!(o.err.contains("error: schema_violation"), "{}", o.err);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -429,6 +430,31 @@ fn ok_projection_switches() {
     );
     let v: Value = serde_json::from_str(&off.out).expect("JSON");
     assert_eq!(v["enforcement"], "json", "each branch would need the other's keys: {}", off.out);
+}
+
+#[test]
+fn ok_no_format_assertion_reads_format_as_an_annotation() {
+    let schema = r#"{"type": "object", "properties": {"at": {"type": "string", "format": "time"}},
+        "required": ["at"], "additionalProperties": false}"#;
+    let on = cli(&["emit", "-p", "openai", "--body", "-"], schema);
+    let v: Value = serde_json::from_str(&on.out).expect("JSON");
+    assert_eq!(v["response_format"]["json_schema"]["schema"]["properties"]["at"]["format"], "time", "{}", on.out);
+    let off = cli(&["emit", "-p", "openai", "--no-format-assertion", "--body", "-"], schema);
+    let v: Value = serde_json::from_str(&off.out).expect("JSON");
+    assert_eq!(
+        v["response_format"]["json_schema"]["schema"]["properties"]["at"],
+        serde_json::json!({"type": "string"})
+    );
+
+    let (dir, path) = schema_file("format", schema);
+    // A naive time, as Pydantic writes `datetime.time`: RFC 3339 wants an offset.
+    let response = r#"{"choices":[{"message":{"content":"{\"at\":\"18:30:00\"}"},"finish_reason":"stop"}]}"#;
+    let o = cli(&["decode", "-p", "openai", "--schema", &path, "-"], response);
+    assert_eq!(o.code, 1, "`format` asserted: {}", o.out);
+    let o = cli(&["decode", "-p", "openai", "--no-format-assertion", "--schema", &path, "-"], response);
+    assert_eq!(o.code, 0, "{}", o.err);
+    assert_eq!(serde_json::from_str::<Value>(&o.out).expect("JSON"), serde_json::json!({"at": "18:30:00"}));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
