@@ -208,6 +208,5 @@ pub fn project(schema: &Value, value: &Value) -> Value {
 pub fn validate(schema: &Value, value: &Value) -> Result<(), DecodeError> {
     let checked = preflight::check(schema, &Options::new(Provider::OpenAi)).map_err(DecodeError::Schema)?;
     let validator = checked.validator.get(schema).map_err(|e| DecodeError::Schema(e.clone()))?;
-    let found = decode::violations(validator, value);
-    if found.is_empty() { Ok(()) } else { Err(DecodeError::Invalid { value: value.clone(), violations: found }) }
+    decode::check(validator, value)
 }

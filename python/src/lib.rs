@@ -159,6 +159,14 @@ impl PyEmission {
         to_py(py, &self.inner.response_for(&answer))
     }
 
+    /// Validates `value` against the schema as this emission reads it (its
+    /// draft, documents and format assertion); raises `SchemaViolation`
+    /// listing every violation.
+    fn validate(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let value = value_arg(py, value)?;
+        py.detach(|| self.inner.validate(&value)).map_err(|e| errors::from_decode(py, &e))
+    }
+
     /// The closed-world projection of `value`: what the provider may return
     /// for it (undeclared keys of closable objects dropped, unions closed,
     /// provably valid defaults filled in).

@@ -473,6 +473,24 @@ def test_validate() -> None:
     assert bad.value.kind == "invalid_schema" and bad.value.pointer == "/type"
 
 
+def test_emission_validate_reads_as_the_emission() -> None:
+    # A naive time fails RFC 3339's full-time unless formats are annotations.
+    schema = {"type": "object", "properties": {"at": {"type": "string", "format": "time"}}, "required": ["at"]}
+    naive = {"at": "18:30:00"}
+    with pytest.raises(schemacast.SchemaViolation) as info:
+        schemacast.emit(schema, "openai").validate(naive)
+    assert info.value.violations[0]["pointer"] == "/at"
+    schemacast.emit(schema, "openai").validate({"at": "18:30:00Z"})
+    schemacast.emit(schema, "openai", format_assertion=False).validate(naive)
+    # Draft 4 without `$schema`: a boolean exclusiveMaximum excludes 5.
+    draft4 = schemacast.emit({"type": "integer", "maximum": 5, "exclusiveMaximum": True}, "openai", default_draft="4")
+    draft4.validate(4)
+    with pytest.raises(schemacast.SchemaViolation):
+        draft4.validate(5)
+    # A model instance is read as its JSON, as `validate` reads it.
+    schemacast.emit(Ticket, "openai").validate(Ticket(title="x", priority="low"))
+
+
 def test_project_module_function() -> None:
     schema = {"type": "object", "properties": {"a": {"type": "integer"}}}
     assert schemacast.project(schema, {"a": 1, "extra": True}) == {"a": 1}

@@ -74,6 +74,11 @@ pub(crate) enum Command {
     },
     /// Check INSTANCE against SCHEMA with the local validator.
     Validate {
+        #[command(flatten)]
+        read: Read,
+        /// Read `format` as an annotation: not checked.
+        #[arg(long)]
+        no_format_assertion: bool,
         /// The schema file.
         schema: String,
         /// The instance file (`-`: standard input).
@@ -229,7 +234,9 @@ impl Command {
                 (args.schema, args.stream, args.input) = (Some(schema), stream, response);
                 Run::Decode
             }
-            Command::Validate { schema, instance } => {
+            Command::Validate { read, no_format_assertion, schema, instance } => {
+                read.into_args(&mut args);
+                args.no_format_assertion = no_format_assertion;
                 (args.input, args.second) = (Some(schema), Some(instance));
                 Run::Validate
             }

@@ -157,7 +157,16 @@ pub(crate) fn validate(args: &Args, io: &mut Io<'_>) -> i32 {
         Ok(v) => v,
         Err(code) => return code,
     };
-    match schemacast::validate(&schema, &instance) {
+    // Read as `decode` reads it (draft, documents, format assertion); the
+    // provider does not matter to the local validator.
+    let emission = match args.options(schemacast::Provider::OpenAi).compile(&schema) {
+        Ok(e) => e,
+        Err(e) => {
+            super::emit::report(&e, io);
+            return 1;
+        }
+    };
+    match emission.validate(&instance) {
         Ok(()) => {
             io.print("valid");
             0

@@ -183,6 +183,17 @@ fn ok_decode_and_validate() {
     let o = cli(&["validate", &schema, &instance.to_string_lossy()], "");
     assert_eq!((o.code, o.out.trim()), (0, "valid"));
     let _ = std::fs::remove_dir_all(&dir);
+
+    // A schema without `$schema` read as draft 4, as `decode --draft 4` reads it.
+    let (dir, schema) = schema_file("validate-draft", r#"{"type": "integer", "maximum": 5, "exclusiveMaximum": true}"#);
+    let o = cli(&["validate", "--draft", "4", &schema, "-"], "5");
+    assert_eq!(o.code, 1, "{}{}", o.out, o.err);
+    assert!(o.err.contains("schema_violation"), "{}", o.err);
+    let o = cli(&["validate", "--draft", "4", &schema, "-"], "4");
+    assert_eq!((o.code, o.out.trim()), (0, "valid"), "{}", o.err);
+    let o = cli(&["validate", &schema, "-"], "5");
+    assert_ne!(o.out.trim(), "valid", "2020-12 has no boolean `exclusiveMaximum`: {}", o.err);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -454,6 +465,11 @@ fn ok_no_format_assertion_reads_format_as_an_annotation() {
     let o = cli(&["decode", "-p", "openai", "--no-format-assertion", "--schema", &path, "-"], response);
     assert_eq!(o.code, 0, "{}", o.err);
     assert_eq!(serde_json::from_str::<Value>(&o.out).expect("JSON"), serde_json::json!({"at": "18:30:00"}));
+    // `validate` reads it the same way.
+    let o = cli(&["validate", &path, "-"], r#"{"at": "18:30:00"}"#);
+    assert_eq!(o.code, 1, "{}", o.out);
+    let o = cli(&["validate", "--no-format-assertion", &path, "-"], r#"{"at": "18:30:00"}"#);
+    assert_eq!((o.code, o.out.trim()), (0, "valid"), "{}", o.err);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -48,6 +48,23 @@ impl Emission {
         validated(self.undo(value)?, finish, validator)
     }
 
+    /// Checks `value` against the source schema with the local validator
+    /// [`decode`](Emission::decode) uses, so with the draft, the documents and
+    /// the format assertion this emission was compiled with ([`crate::validate`]
+    /// takes the default options). The value is taken as it is: no fence is
+    /// removed and no reshape undone. Compiled without a schema, every value passes.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::Invalid`] with every violation, or [`DecodeError::Schema`]
+    /// when the validator cannot be built.
+    pub fn validate(&self, value: &Value) -> Result<(), DecodeError> {
+        match self.local_validator().map_err(|e| DecodeError::Schema(e.clone()))? {
+            Some(validator) => super::check(validator, value),
+            None => Ok(()),
+        }
+    }
+
     /// Undoes this emission's reversible rewrites on an answer as sent
     /// (nothing to undo without `--reshape`).
     pub(crate) fn undo(&self, value: Value) -> Result<Value, DecodeError> {

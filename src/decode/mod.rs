@@ -237,6 +237,12 @@ pub(crate) fn parse_text(text: &str) -> Result<Value, DecodeError> {
 }
 
 /// The answer, once validated (rewrites already undone).
+/// `value` against `validator`: every violation, or none.
+pub(crate) fn check(validator: &jsonschema::Validator, value: &Value) -> Result<(), DecodeError> {
+    let found = violations(validator, value);
+    if found.is_empty() { Ok(()) } else { Err(DecodeError::Invalid { value: value.clone(), violations: found }) }
+}
+
 pub(crate) fn validated(
     value: Value,
     finish: FinishReason,

@@ -157,3 +157,30 @@ proptest! {
         }
     }
 }
+
+/// `Emission::validate` reads the schema as the emission does (its draft and
+/// its format assertion), where `validate` takes the default options.
+#[test]
+fn ok_emission_validate_reads_with_the_emission_options() {
+    use crate::{DecodeError, Draft, Mode, Options};
+    // Draft 4 without `$schema`: a boolean `exclusiveMaximum` makes 5 invalid.
+    let schema = json!({"type": "integer", "maximum": 5, "exclusiveMaximum": true});
+    let em = Options::new(Provider::OpenAi).with_default_draft(Draft::Draft4).compile(&schema).expect("compiles");
+    assert!(em.validate(&json!(4)).is_ok());
+    assert!(matches!(em.validate(&json!(5)), Err(DecodeError::Invalid { .. })), "{:?}", em.validate(&json!(5)));
+    assert!(matches!(em.validate(&json!(4.5)), Err(DecodeError::Invalid { .. })), "not an integer");
+
+    // `format: time` is RFC 3339's full-time, offset included, unless formats are annotations.
+    let schema = json!({"type": "string", "format": "time"});
+    let naive = json!("18:30:00");
+    let asserted = Options::new(Provider::Gemini).compile(&schema).expect("compiles");
+    assert!(matches!(asserted.validate(&naive), Err(DecodeError::Invalid { .. })));
+    assert!(asserted.validate(&json!("18:30:00Z")).is_ok());
+    assert_eq!(crate::validate(&schema, &naive).is_ok(), asserted.validate(&naive).is_ok(), "the default options");
+    let annotation = Options::new(Provider::Gemini).with_format_assertion(false).compile(&schema).expect("compiles");
+    assert!(annotation.validate(&naive).is_ok());
+
+    // Without a schema every value passes.
+    let none = Options::new(Provider::OpenAi).with_mode(Mode::Json).compile_without_schema().expect("compiles");
+    assert!(none.validate(&json!([1, "x"])).is_ok());
+}
