@@ -7,9 +7,10 @@
 //! understood is dropped from a conjunction, which only widens; `if`, `not`,
 //! `dependentSchemas`, `unevaluated*`, `contains` and pattern-matched members
 //! say nothing here. Three facts are read from it, each sound: the kinds of
-//! value allowed (`type`, `enum`, `const`), the strings allowed (`enum`,
-//! `const`), and the member names allowed (`additionalProperties: false`
-//! without `patternProperties`). A location that cannot be read (a dynamic or
+//! value allowed (`type`, `enum`, `const`), the strings and the other scalars
+//! allowed (`enum`, `const`), whether numbers must be whole (`integer`), and
+//! the member names allowed (`additionalProperties: false` without
+//! `patternProperties`). A location that cannot be read (a dynamic or
 //! unresolvable reference, too many alternatives) has no shape: nothing is
 //! checked there or below.
 
@@ -49,6 +50,11 @@ struct Shape<'e> {
     kinds: u8,
     /// The only strings allowed, when `enum`/`const` restrict them everywhere.
     strings: Option<Vec<&'e str>>,
+    /// The only numbers, booleans and nulls allowed, when `enum`/`const`
+    /// restrict them everywhere.
+    scalars: Option<Vec<&'e Value>>,
+    /// Numbers must be whole everywhere they are allowed (`integer`).
+    integers: bool,
     /// The only member names allowed, sorted, when every alternative closes its objects.
     keys: Option<Vec<&'e str>>,
     /// The longest tuple part (`prefixItems`).
@@ -112,8 +118,13 @@ fn kind_of(v: &Value) -> u8 {
 
 /// Keeps what both restrictions allow (`None`: no restriction).
 fn meet<T: PartialEq>(a: Option<Vec<T>>, b: Option<Vec<T>>) -> Option<Vec<T>> {
+    meet_by(a, b, |x, y| x == y)
+}
+
+/// [`meet`] with `eq` for equality.
+fn meet_by<T>(a: Option<Vec<T>>, b: Option<Vec<T>>, eq: impl Fn(&T, &T) -> bool) -> Option<Vec<T>> {
     match (a, b) {
-        (Some(a), Some(b)) => Some(a.into_iter().filter(|x| b.contains(x)).collect()),
+        (Some(a), Some(b)) => Some(a.into_iter().filter(|x| b.iter().any(|y| eq(x, y))).collect()),
         (a, None) => a,
         (None, b) => b,
     }
@@ -138,13 +149,28 @@ impl<'e> Shapes<'e> {
 
     /// The allowed kinds, in words (`a string or null`).
     pub(crate) fn describe(&self, s: ShapeId) -> String {
-        let kinds = self.shapes[s as usize].kinds;
-        let names: Vec<&str> = KINDS.iter().filter(|k| kinds & bit(**k) != 0).map(|k| k.name()).collect();
+        let shape = &self.shapes[s as usize];
+        let name = |k: &Kind| if *k == Kind::Number && shape.integers { "an integer" } else { k.name() };
+        let names: Vec<&str> = KINDS.iter().filter(|k| shape.kinds & bit(**k) != 0).map(name).collect();
         match names.as_slice() {
             [] => "no value".to_owned(),
             [one] => (*one).to_owned(),
             [init @ .., last] => format!("{} or {last}", init.join(", ")),
         }
+    }
+
+    /// Why the number, boolean or null `v`, complete, cannot be valid here
+    /// (`None`: it may be).
+    pub(crate) fn refuses(&self, s: ShapeId, v: &Value) -> Option<String> {
+        let shape = &self.shapes[s as usize];
+        if let Some(allowed) = &shape.scalars
+            && !allowed.iter().any(|a| same(a, v))
+        {
+            return Some(format!("{v} is not one of the `enum` members"));
+        }
+        // A fraction is no integer under any draft (`1.0` is left alone: drafts differ).
+        let fraction = v.as_f64().is_some_and(|f| f.fract() != 0.0) && !(v.is_u64() || v.is_i64());
+        (shape.integers && fraction).then(|| format!("{v} cannot be valid here: numbers must be integers"))
     }
 
     /// The only strings allowed here, if restricted.
@@ -342,6 +368,37 @@ fn alt_strings<'e>(alt: &Conj<'e>) -> Option<Vec<&'e str>> {
     })
 }
 
+/// The numbers, booleans and nulls `enum`/`const` allow in `alt`, if they restrict them.
+fn alt_scalars<'e>(alt: &Conj<'e>) -> Option<Vec<&'e Value>> {
+    let scalar = |v: &&Value| matches!(v, Value::Null | Value::Bool(_) | Value::Number(_));
+    alt.iter().fold(None, |acc, m| {
+        let mut acc = acc;
+        if let Some(Value::Array(members)) = m.get("enum") {
+            acc = meet_by(acc, Some(members.iter().filter(scalar).collect()), |a, b| same(a, b));
+        }
+        if let Some(c) = m.get("const") {
+            acc = meet_by(acc, Some(Some(c).filter(scalar).into_iter().collect()), |a, b| same(a, b));
+        }
+        acc
+    })
+}
+
+/// Equal as JSON Schema compares instances: numbers by value (`1` is `1.0`).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i128(), y.as_i128()) {
+            (Some(i), Some(j)) => i == j,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        _ => a == b,
+    }
+}
+
+/// Numbers in `alt` must be whole: some `type` allows integers but not every number.
+fn alt_integers(alt: &Conj<'_>) -> bool {
+    alt.iter().any(|m| m.get("type").and_then(TypeSet::from_keyword).is_some_and(|t| t.integer && !t.number))
+}
+
 fn alt_keys<'e>(alt: &Conj<'e>) -> Option<Vec<&'e str>> {
     alt.iter().fold(None, |acc, m| {
         let closed = m.get("additionalProperties") == Some(&Value::Bool(false)) && !m.contains_key("patternProperties");
@@ -367,12 +424,21 @@ fn summarise(alts: Vec<Conj<'_>>) -> Shape<'_> {
     let tuple_len = alts.iter().flatten().filter_map(|m| tuple(m).map(<[Value]>::len)).max().unwrap_or(0);
     let mut kinds = 0;
     let mut strings: Option<Vec<&str>> = Some(Vec::new());
+    let mut scalars: Option<Vec<&Value>> = Some(Vec::new());
+    let mut integers = true;
     let mut keys: Option<Vec<&str>> = Some(Vec::new());
+    let other = bit(Kind::Null) | bit(Kind::Bool) | bit(Kind::Number);
     for alt in &alts {
         let k = alt_kinds(alt);
         kinds |= k;
         if k & bit(Kind::String) != 0 {
             strings = join(strings, alt_strings(alt));
+        }
+        if k & other != 0 {
+            scalars = join(scalars, alt_scalars(alt));
+        }
+        if k & bit(Kind::Number) != 0 {
+            integers &= alt_integers(alt);
         }
         if k & bit(Kind::Object) != 0 {
             keys = join(keys, alt_keys(alt));
@@ -386,6 +452,8 @@ fn summarise(alts: Vec<Conj<'_>>) -> Shape<'_> {
         alts,
         kinds,
         strings,
+        scalars,
+        integers,
         keys,
         tuple_len,
         members: Vec::new(),

@@ -556,3 +556,46 @@ fn ok_member_names_that_need_escaping_point_right() {
     }
     assert_eq!(done, ["/a~1b", "/c~0d/e", "/c~0d", "/f/0", "/f", ""]);
 }
+
+/// A complete number, boolean or null is checked where the schema lists its
+/// values (`enum`, `const`) or wants integers: said early when it certainly
+/// fails, never when it may pass (`1.0` is `1`, and is an integer).
+#[test]
+fn err_a_complete_scalar_outside_its_values_is_said_early() {
+    let early = |schema: Value, text: &str| {
+        let em = crate::Options::new(Provider::Ollama).compile(&json!({"type": "object", "properties": {"k": schema}}));
+        let em = em.expect("compiles");
+        let mut stream = em.stream();
+        // The member after `k` ends its number.
+        for e in em.events_of(&[&format!(r#"{{"k": {text}, "z": 1"#)]) {
+            stream.push(&e);
+        }
+        stream.partial().error().map(ToString::to_string)
+    };
+    for (schema, text) in [
+        (json!({"enum": [1, 2]}), "1.0"),
+        (json!({"enum": [1, 2]}), "2"),
+        (json!({"enum": ["a", true, null]}), "true"),
+        (json!({"enum": ["a", true, null]}), "null"),
+        (json!({"const": 0.5}), "5e-1"),
+        (json!({"allOf": [{"enum": [1, 2, 3]}, {"enum": [3.0, 4]}]}), "3"),
+        (json!({"type": "integer"}), "3.0"),
+        (json!({"type": "integer"}), "1e2"),
+        (json!({"anyOf": [{"type": "integer"}, {"type": "number", "minimum": 10}]}), "4.5"),
+        (json!({"anyOf": [{"enum": [1]}, {"type": "number"}]}), "7"),
+    ] {
+        assert_eq!(early(schema.clone(), text), None, "{schema} {text}");
+    }
+    for (schema, text, said) in [
+        (json!({"enum": [1, 2]}), "3", "3 is not one of the `enum` members"),
+        (json!({"enum": ["a", true, null]}), "false", "false is not one of the `enum` members"),
+        (json!({"enum": [null, 1]}), "0", "0 is not one of the `enum` members"),
+        (json!({"allOf": [{"enum": [1, 2, 3]}, {"enum": [3, 4]}]}), "2", "2 is not one of the `enum` members"),
+        (json!({"type": "integer"}), "4.5", "4.5 cannot be valid here: numbers must be integers"),
+        (json!({"type": ["integer", "string"]}), "-0.25", "-0.25 cannot be valid here: numbers must be integers"),
+        (json!({"type": "integer"}), "\"x\"", "a string cannot be valid here: the schema allows an integer"),
+    ] {
+        let got = early(schema.clone(), text);
+        assert!(got.as_deref().is_some_and(|g| g.ends_with(said)), "{schema} {text}: {got:?}");
+    }
+}

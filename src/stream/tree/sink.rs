@@ -134,6 +134,9 @@ impl Sink for Tree<'_> {
             return;
         }
         if ctx.report {
+            if let Some(why) = ctx.shape.zip(self.shapes.as_ref()).and_then(|(s, shapes)| shapes.refuses(s, &value)) {
+                self.violate(self.pointer(ctx.seg), why);
+            }
             self.report(ctx.seg);
         }
         self.insert(value);
