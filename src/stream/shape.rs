@@ -6,19 +6,23 @@
 //! conjunction of schema objects (through `$ref` and `allOf`). Everything not
 //! understood is dropped from a conjunction, which only widens; `if`, `not`,
 //! `dependentSchemas`, `unevaluated*`, `contains` and pattern-matched members
-//! say nothing here. Three facts are read from it, each sound: the kinds of
+//! say nothing here. These facts are read from it, each sound: the kinds of
 //! value allowed (`type`, `enum`, `const`), the strings and the other scalars
-//! allowed (`enum`, `const`), whether numbers must be whole (`integer`), and
-//! the member names allowed (`additionalProperties: false` without
-//! `patternProperties`). A location that cannot be read (a dynamic or
+//! allowed (`enum`, `const`), whether numbers must be whole (`integer`), the
+//! bounds on numbers, string lengths and item counts (`minimum`, `maximum`
+//! and their exclusive forms, `maxLength`, `maxItems`), and the member names
+//! allowed (`additionalProperties: false` without `patternProperties`). A location that cannot be read (a dynamic or
 //! unresolvable reference, too many alternatives) has no shape: nothing is
 //! checked there or below.
 
 use super::json::Kind;
 use crate::analysis::Doc;
 use crate::types::TypeSet;
+use alt::{alt_kinds, same, summarise};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
+
+mod alt;
 
 /// An index into [`Shapes`].
 pub(crate) type ShapeId = u32;
@@ -55,6 +59,13 @@ struct Shape<'e> {
     scalars: Option<Vec<&'e Value>>,
     /// Numbers must be whole everywhere they are allowed (`integer`).
     integers: bool,
+    /// Any of `scalars`, `integers` and `bounds` restricts something.
+    scalar_checks: bool,
+    /// Each alternative allowing numbers: the lowest and highest number it allows.
+    bounds: Vec<(f64, f64)>,
+    /// The most characters a string may have, and items an array (`None`: no limit).
+    max_len: Option<usize>,
+    max_items: Option<usize>,
     /// The only member names allowed, sorted, when every alternative closes its objects.
     keys: Option<Vec<&'e str>>,
     /// The longest tuple part (`prefixItems`).
@@ -116,20 +127,6 @@ fn kind_of(v: &Value) -> u8 {
     bits(TypeSet::of_value(v))
 }
 
-/// Keeps what both restrictions allow (`None`: no restriction).
-fn meet<T: PartialEq>(a: Option<Vec<T>>, b: Option<Vec<T>>) -> Option<Vec<T>> {
-    meet_by(a, b, |x, y| x == y)
-}
-
-/// [`meet`] with `eq` for equality.
-fn meet_by<T>(a: Option<Vec<T>>, b: Option<Vec<T>>, eq: impl Fn(&T, &T) -> bool) -> Option<Vec<T>> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.into_iter().filter(|x| b.iter().any(|y| eq(x, y))).collect()),
-        (a, None) => a,
-        (None, b) => b,
-    }
-}
-
 impl<'e> Shapes<'e> {
     /// Shapes of the front end's working form `root` (one reading for every
     /// draft: references are local pointers, tuples are `prefixItems`).
@@ -161,8 +158,17 @@ impl<'e> Shapes<'e> {
 
     /// Why the number, boolean or null `v`, complete, cannot be valid here
     /// (`None`: it may be).
+    #[inline]
     pub(crate) fn refuses(&self, s: ShapeId, v: &Value) -> Option<String> {
         let shape = &self.shapes[s as usize];
+        if !shape.scalar_checks {
+            return None;
+        }
+        self.refused(shape, v)
+    }
+
+    #[cold]
+    fn refused(&self, shape: &Shape<'_>, v: &Value) -> Option<String> {
         if let Some(allowed) = &shape.scalars
             && !allowed.iter().any(|a| same(a, v))
         {
@@ -170,12 +176,28 @@ impl<'e> Shapes<'e> {
         }
         // A fraction is no integer under any draft (`1.0` is left alone: drafts differ).
         let fraction = v.as_f64().is_some_and(|f| f.fract() != 0.0) && !(v.is_u64() || v.is_i64());
-        (shape.integers && fraction).then(|| format!("{v} cannot be valid here: numbers must be integers"))
+        if shape.integers && fraction {
+            return Some(format!("{v} cannot be valid here: numbers must be integers"));
+        }
+        // Compared as floats, only strictly: rounding keeps order, so a number
+        // within its bounds never looks out of them (one on an exclusive bound waits).
+        let f = v.as_f64()?;
+        let out = |&(lo, hi): &(f64, f64)| f < lo || f > hi;
+        (!shape.bounds.is_empty() && shape.bounds.iter().all(out)).then(|| {
+            format!("{v} cannot be valid here: it is outside the bounds the schema sets (`minimum`, `maximum`)")
+        })
     }
 
-    /// The only strings allowed here, if restricted.
-    pub(crate) fn strings(&self, s: ShapeId) -> Option<&[&'e str]> {
-        self.shapes[s as usize].strings.as_deref()
+    /// The most items an array here may have.
+    pub(crate) fn max_items(&self, s: ShapeId) -> Option<usize> {
+        self.shapes[s as usize].max_items
+    }
+
+    /// The only strings allowed here, if restricted, and the most characters
+    /// a string here may have.
+    pub(crate) fn strings(&self, s: ShapeId) -> (Option<&[&'e str]>, Option<usize>) {
+        let shape = &self.shapes[s as usize];
+        (shape.strings.as_deref(), shape.max_len)
     }
 
     /// How many member names an object here may have, when they are known
@@ -336,130 +358,6 @@ impl<'e> Shapes<'e> {
             }
         }
         Some(out)
-    }
-}
-
-fn alt_kinds(alt: &Conj<'_>) -> u8 {
-    alt.iter().fold(ALL, |k, m| {
-        let mut k = k;
-        if let Some(t) = m.get("type") {
-            k &= kinds_of_type(t);
-        }
-        if let Some(Value::Array(members)) = m.get("enum") {
-            k &= members.iter().map(kind_of).fold(0, |a, b| a | b);
-        }
-        if let Some(c) = m.get("const") {
-            k &= kind_of(c);
-        }
-        k
-    })
-}
-
-fn alt_strings<'e>(alt: &Conj<'e>) -> Option<Vec<&'e str>> {
-    alt.iter().fold(None, |acc, m| {
-        let mut acc = acc;
-        if let Some(Value::Array(members)) = m.get("enum") {
-            acc = meet(acc, Some(members.iter().filter_map(Value::as_str).collect()));
-        }
-        if let Some(c) = m.get("const") {
-            acc = meet(acc, Some(c.as_str().into_iter().collect()));
-        }
-        acc
-    })
-}
-
-/// The numbers, booleans and nulls `enum`/`const` allow in `alt`, if they restrict them.
-fn alt_scalars<'e>(alt: &Conj<'e>) -> Option<Vec<&'e Value>> {
-    let scalar = |v: &&Value| matches!(v, Value::Null | Value::Bool(_) | Value::Number(_));
-    alt.iter().fold(None, |acc, m| {
-        let mut acc = acc;
-        if let Some(Value::Array(members)) = m.get("enum") {
-            acc = meet_by(acc, Some(members.iter().filter(scalar).collect()), |a, b| same(a, b));
-        }
-        if let Some(c) = m.get("const") {
-            acc = meet_by(acc, Some(Some(c).filter(scalar).into_iter().collect()), |a, b| same(a, b));
-        }
-        acc
-    })
-}
-
-/// Equal as JSON Schema compares instances: numbers by value (`1` is `1.0`).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i128(), y.as_i128()) {
-            (Some(i), Some(j)) => i == j,
-            _ => x.as_f64() == y.as_f64(),
-        },
-        _ => a == b,
-    }
-}
-
-/// Numbers in `alt` must be whole: some `type` allows integers but not every number.
-fn alt_integers(alt: &Conj<'_>) -> bool {
-    alt.iter().any(|m| m.get("type").and_then(TypeSet::from_keyword).is_some_and(|t| t.integer && !t.number))
-}
-
-fn alt_keys<'e>(alt: &Conj<'e>) -> Option<Vec<&'e str>> {
-    alt.iter().fold(None, |acc, m| {
-        let closed = m.get("additionalProperties") == Some(&Value::Bool(false)) && !m.contains_key("patternProperties");
-        if !closed {
-            return acc;
-        }
-        let declared = match m.get("properties") {
-            Some(Value::Object(p)) => p.keys().map(String::as_str).collect(),
-            _ => Vec::new(),
-        };
-        meet(acc, Some(declared))
-    })
-}
-
-/// Allows what either restriction allows (`None`: no restriction).
-fn join<T, C: Extend<T>>(all: Option<C>, these: Option<Vec<T>>) -> Option<C> {
-    let (mut all, these) = (all?, these?);
-    all.extend(these);
-    Some(all)
-}
-
-fn summarise(alts: Vec<Conj<'_>>) -> Shape<'_> {
-    let tuple_len = alts.iter().flatten().filter_map(|m| tuple(m).map(<[Value]>::len)).max().unwrap_or(0);
-    let mut kinds = 0;
-    let mut strings: Option<Vec<&str>> = Some(Vec::new());
-    let mut scalars: Option<Vec<&Value>> = Some(Vec::new());
-    let mut integers = true;
-    let mut keys: Option<Vec<&str>> = Some(Vec::new());
-    let other = bit(Kind::Null) | bit(Kind::Bool) | bit(Kind::Number);
-    for alt in &alts {
-        let k = alt_kinds(alt);
-        kinds |= k;
-        if k & bit(Kind::String) != 0 {
-            strings = join(strings, alt_strings(alt));
-        }
-        if k & other != 0 {
-            scalars = join(scalars, alt_scalars(alt));
-        }
-        if k & bit(Kind::Number) != 0 {
-            integers &= alt_integers(alt);
-        }
-        if k & bit(Kind::Object) != 0 {
-            keys = join(keys, alt_keys(alt));
-        }
-    }
-    if let Some(k) = keys.as_mut() {
-        k.sort_unstable();
-        k.dedup();
-    }
-    Shape {
-        alts,
-        kinds,
-        strings,
-        scalars,
-        integers,
-        keys,
-        tuple_len,
-        members: Vec::new(),
-        more_members: HashMap::new(),
-        elements: HashMap::new(),
-        rest: None,
     }
 }
 

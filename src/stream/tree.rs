@@ -78,6 +78,8 @@ struct Open<'e> {
     /// Restricted to `enum` members: [`Tree::members`] holds those it may
     /// still become, [`Tree::sofar`] its text so far.
     restricted: bool,
+    /// Characters it may still take (`maxLength`), when limited.
+    room: Option<usize>,
 }
 
 /// The value read so far, with what it needs to grow and to be checked.
@@ -245,6 +247,18 @@ impl<'e> Tree<'e> {
     }
 
     #[cold]
+    fn too_long(&mut self, seg: Seg) {
+        let message = "the string is already longer than the schema allows (`maxLength`)".to_owned();
+        self.violate(self.pointer(seg), message);
+    }
+
+    #[cold]
+    fn too_many(&mut self, seg: Seg, max: usize) {
+        let message = format!("an array here has at most {max} items (`maxItems`)");
+        self.violate(self.pointer(seg), message);
+    }
+
+    #[cold]
     fn violate(&mut self, pointer: String, message: String) {
         if self.violation.is_none() {
             self.violation = Some((pointer, message));
@@ -258,6 +272,8 @@ impl<'e> Tree<'e> {
     /// What is known about a value of `kind` starting in the current place.
     fn child(&mut self, kind: Kind) -> Ctx<'e> {
         let shapes = &mut self.shapes;
+        // An element past `maxItems`: its index and the limit.
+        let mut over = None;
         let mut ctx = match self.frames.last_mut() {
             None => {
                 // Read whole: only a container, set aside, is reported (once undone).
@@ -284,6 +300,9 @@ impl<'e> Tree<'e> {
             Some(f) => {
                 let i = f.next;
                 f.next += 1;
+                let limit =
+                    f.ctx.shape.filter(|_| f.ctx.report).zip(shapes.as_ref()).and_then(|(s, all)| all.max_items(s));
+                over = limit.filter(|max| i >= *max).map(|max| (i, max));
                 Ctx {
                     seg: Seg::Index(i),
                     report: f.ctx.report,
@@ -293,6 +312,9 @@ impl<'e> Tree<'e> {
                 }
             }
         };
+        if let Some((i, max)) = over {
+            self.too_many(Seg::Index(i), max);
+        }
         if let Some(inner) = ctx.ann.and_then(ann::or_null) {
             ctx.ann = Some(inner).filter(|_| kind != Kind::Null);
         }

@@ -558,10 +558,12 @@ fn ok_member_names_that_need_escaping_point_right() {
 }
 
 /// A complete number, boolean or null is checked where the schema lists its
-/// values (`enum`, `const`) or wants integers: said early when it certainly
-/// fails, never when it may pass (`1.0` is `1`, and is an integer).
+/// values (`enum`, `const`), wants integers or bounds numbers; a string as it
+/// grows against `maxLength`, an array against `maxItems`: said early when
+/// certain, never when the value may pass (`1.0` is `1`, and is an integer;
+/// a number on an exclusive bound waits).
 #[test]
-fn err_a_complete_scalar_outside_its_values_is_said_early() {
+fn err_values_that_can_no_longer_pass_are_said_early() {
     let early = |schema: Value, text: &str| {
         let em = crate::Options::new(Provider::Ollama).compile(&json!({"type": "object", "properties": {"k": schema}}));
         let em = em.expect("compiles");
@@ -583,6 +585,17 @@ fn err_a_complete_scalar_outside_its_values_is_said_early() {
         (json!({"type": "integer"}), "1e2"),
         (json!({"anyOf": [{"type": "integer"}, {"type": "number", "minimum": 10}]}), "4.5"),
         (json!({"anyOf": [{"enum": [1]}, {"type": "number"}]}), "7"),
+        (json!({"maximum": 10}), "10"),
+        (json!({"exclusiveMaximum": 10}), "10.0"),
+        (json!({"minimum": -1.5, "maximum": 1e3}), "-1.5"),
+        (json!({"anyOf": [{"maximum": 1}, {"minimum": 5}]}), "7"),
+        (json!({"anyOf": [{"maximum": 1}, {"type": "string"}]}), "\"a long string\""),
+        (json!({"type": "number", "maximum": 9_007_199_254_740_993_u64}), "9007199254740993"),
+        (json!({"maxLength": 3}), r#""\u00e9é\u00e9""#),
+        (json!({"maxLength": 3}), r#""a\n\"""#),
+        (json!({"anyOf": [{"maxLength": 2}, {"maxLength": 4}]}), "\"abcd\""),
+        (json!({"maxItems": 2}), "[1, [2, 3, 4]]"),
+        (json!({"anyOf": [{"maxItems": 1}, {"type": "array"}]}), "[1, 2, 3]"),
     ] {
         assert_eq!(early(schema.clone(), text), None, "{schema} {text}");
     }
@@ -594,8 +607,18 @@ fn err_a_complete_scalar_outside_its_values_is_said_early() {
         (json!({"type": "integer"}), "4.5", "4.5 cannot be valid here: numbers must be integers"),
         (json!({"type": ["integer", "string"]}), "-0.25", "-0.25 cannot be valid here: numbers must be integers"),
         (json!({"type": "integer"}), "\"x\"", "a string cannot be valid here: the schema allows an integer"),
+        (json!({"maximum": 10}), "10.5", "10.5 cannot be valid here: it is outside the bounds"),
+        (json!({"exclusiveMinimum": 0}), "-1", "-1 cannot be valid here: it is outside the bounds"),
+        (json!({"anyOf": [{"maximum": 1}, {"minimum": 5}]}), "3", "3 cannot be valid here: it is outside the bounds"),
+        (json!({"maxLength": 3}), r#""\u00e9é\u00e9é"#, "longer than the schema allows (`maxLength`)"),
+        (
+            json!({"anyOf": [{"maxLength": 2}, {"maxLength": 4}]}),
+            "\"abcde",
+            "longer than the schema allows (`maxLength`)",
+        ),
+        (json!({"maxItems": 2}), "[1, [2], 3", "at /k/2: an array here has at most 2 items (`maxItems`)"),
     ] {
         let got = early(schema.clone(), text);
-        assert!(got.as_deref().is_some_and(|g| g.ends_with(said)), "{schema} {text}: {got:?}");
+        assert!(got.as_deref().is_some_and(|g| g.contains(said)), "{schema} {text}: {got:?}");
     }
 }

@@ -61,18 +61,18 @@ impl Sink for Tree<'_> {
                 self.frames.push(f);
             }
             Kind::String => {
-                let members = ctx
+                let (members, room) = ctx
                     .shape
                     .filter(|_| ctx.report)
                     .zip(self.shapes.as_ref())
-                    .and_then(|(s, shapes)| shapes.strings(s));
+                    .map_or((None, None), |(s, shapes)| shapes.strings(s));
                 let restricted = members.is_some();
                 self.members.clear();
                 self.members.extend(members.unwrap_or_default());
                 self.sofar.clear();
                 // Strings arrive in pieces: room for a few spares reallocations.
                 self.insert(Value::String(String::with_capacity(24)));
-                self.string = Some(Open { ctx, restricted });
+                self.string = Some(Open { ctx, restricted, room });
                 if restricted && self.members.is_empty() {
                     self.chunk("");
                 }
@@ -84,6 +84,16 @@ impl Sink for Tree<'_> {
     fn chunk(&mut self, text: &str) {
         if let Some(s) = self.open_string() {
             s.push_str(text);
+        }
+        if let Some(open) = self.string.as_mut()
+            && let Some(room) = open.room
+        {
+            let n = text.chars().count();
+            open.room = room.checked_sub(n);
+            if open.room.is_none() {
+                let seg = open.ctx.seg;
+                self.too_long(seg);
+            }
         }
         let Some(open) = self.string.as_mut().filter(|o| o.restricted) else { return };
         self.sofar.push_str(text);
