@@ -255,7 +255,7 @@ fn no_orphan_snapshots() {
         .flat_map(|(g, c, _)| targets().into_iter().map(move |(t, _)| format!("{t}/{g}__{c}.snap")))
         .collect();
     expected.extend(super::decode::expected_snapshots());
-    expected.extend(super::stream::expected_snapshots());
+    expected.extend(super::transcripts::expected_snapshots());
     // Written by the suite sweeps.
     expected.extend(super::corpus::expected_snapshots());
     let mut orphans = Vec::new();

@@ -12,6 +12,7 @@ mod native;
 mod props;
 mod strategies;
 mod stream;
+mod transcripts;
 mod typed;
 
 use crate::{Emission, Options, Provider};
