@@ -10,8 +10,9 @@
 //! value allowed (`type`, `enum`, `const`), the strings and the other scalars
 //! allowed (`enum`, `const`), whether numbers must be whole (`integer`), the
 //! bounds on numbers, string lengths and item counts (`minimum`, `maximum`
-//! and their exclusive forms, `maxLength`, `maxItems`), and the member names
-//! allowed (`additionalProperties: false` without `patternProperties`). A location that cannot be read (a dynamic or
+//! and their exclusive forms, `minLength`, `maxLength`, `minItems`,
+//! `maxItems`), the members required, and the member names allowed
+//! (`additionalProperties: false` without `patternProperties`). A location that cannot be read (a dynamic or
 //! unresolvable reference, too many alternatives) has no shape: nothing is
 //! checked there or below.
 
@@ -32,6 +33,8 @@ pub(crate) type ShapeId = u32;
 pub(crate) struct Member {
     /// The name may be there (a closed object declares it, or the object is open).
     pub(crate) allowed: bool,
+    /// Every alternative requires the name (`required`).
+    pub(crate) needed: bool,
     pub(crate) shape: Option<ShapeId>,
 }
 
@@ -66,6 +69,11 @@ struct Shape<'e> {
     /// The most characters a string may have, and items an array (`None`: no limit).
     max_len: Option<usize>,
     max_items: Option<usize>,
+    /// The fewest characters a string, and items an array, must have (0: no minimum).
+    min_len: usize,
+    min_items: usize,
+    /// The member names every alternative allowing objects requires, sorted.
+    needed: Vec<&'e str>,
     /// The only member names allowed, sorted, when every alternative closes its objects.
     keys: Option<Vec<&'e str>>,
     /// The longest tuple part (`prefixItems`).
@@ -188,6 +196,23 @@ impl<'e> Shapes<'e> {
         })
     }
 
+    /// The fewest characters a string here must have.
+    pub(crate) fn min_len(&self, s: ShapeId) -> usize {
+        self.shapes[s as usize].min_len
+    }
+
+    /// The fewest items an array here must have, and how many member names
+    /// an object here certainly needs ([`Member::needed`]).
+    pub(crate) fn least(&self, s: ShapeId) -> (usize, usize) {
+        let shape = &self.shapes[s as usize];
+        (shape.min_items, shape.needed.len())
+    }
+
+    /// The first member name an object here needs that `has` says is not there.
+    pub(crate) fn missing(&self, s: ShapeId, has: impl Fn(&str) -> bool) -> Option<&'e str> {
+        self.shapes[s as usize].needed.iter().find(|n| !has(n)).copied()
+    }
+
     /// The most items an array here may have.
     pub(crate) fn max_items(&self, s: ShapeId) -> Option<usize> {
         self.shapes[s as usize].max_items
@@ -224,7 +249,8 @@ impl<'e> Shapes<'e> {
             .filter(|alt| alt_kinds(alt) & bit(Kind::Object) != 0)
             .map(|alt| alt.iter().filter_map(|m| member_schema(m, key)).collect())
             .collect();
-        let found = Member { allowed, shape: self.shape_of(starts) };
+        let needed = self.shapes[s as usize].needed.binary_search(&key).is_ok();
+        let found = Member { allowed, needed, shape: self.shape_of(starts) };
         let shape = &mut self.shapes[s as usize];
         if shape.members.len() < FEW_MEMBERS {
             shape.members.push((key.to_owned(), found));

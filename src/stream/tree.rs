@@ -55,6 +55,9 @@ struct Frame<'e> {
     token: String,
     /// The current member's shape.
     member: Option<ShapeId>,
+    /// Objects: how many members came that every alternative requires (a
+    /// repeated one counts again, which can only hide a missing one).
+    needed: usize,
     /// Members dropped as `null` (a name that comes again is a repeated name).
     dropped: Vec<String>,
     /// The wrapped root's `{"value": …}`: only `value` is the answer.
@@ -256,6 +259,19 @@ impl<'e> Tree<'e> {
     fn too_many(&mut self, seg: Seg, max: usize) {
         let message = format!("an array here has at most {max} items (`maxItems`)");
         self.violate(self.pointer(seg), message);
+    }
+
+    /// The object closing now lacks a member every alternative requires.
+    #[cold]
+    fn missing_member(&mut self, s: ShapeId) {
+        let shapes = self.shapes.take();
+        let object = self.top().and_then(|v| v.as_object());
+        let name = shapes.as_ref().zip(object).and_then(|(all, m)| all.missing(s, |n| m.contains_key(n)));
+        self.shapes = shapes;
+        if let Some(name) = name {
+            let message = format!("member {} is missing, and the schema requires it", Value::String(name.to_owned()));
+            self.violate(self.path.clone(), message);
+        }
     }
 
     #[cold]

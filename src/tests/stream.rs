@@ -441,9 +441,10 @@ fn ok_member_names_that_need_escaping_point_right() {
 
 /// A complete number, boolean or null is checked where the schema lists its
 /// values (`enum`, `const`), wants integers or bounds numbers; a string as it
-/// grows against `maxLength`, an array against `maxItems`: said early when
-/// certain, never when the value may pass (`1.0` is `1`, and is an integer;
-/// a number on an exclusive bound waits).
+/// grows against `maxLength`, an array against `maxItems`; a complete string,
+/// array or object against `minLength`, `minItems` and `required`: said early
+/// when certain, never when the value may pass (`1.0` is `1`, and is an
+/// integer; a number on an exclusive bound waits; one branch of a union is enough).
 #[test]
 fn err_values_that_can_no_longer_pass_are_said_early() {
     let early = |schema: Value, text: &str| {
@@ -478,6 +479,14 @@ fn err_values_that_can_no_longer_pass_are_said_early() {
         (json!({"anyOf": [{"maxLength": 2}, {"maxLength": 4}]}), "\"abcd\""),
         (json!({"maxItems": 2}), "[1, [2, 3, 4]]"),
         (json!({"anyOf": [{"maxItems": 1}, {"type": "array"}]}), "[1, 2, 3]"),
+        (json!({"minLength": 2}), r#""\u00e9é""#),
+        (json!({"minItems": 2}), "[[], []]"),
+        (json!({"required": ["a"]}), r#"{"b": {}, "a": null}"#),
+        (json!({"anyOf": [{"required": ["a"]}, {"required": ["b"]}]}), r#"{"b": 1}"#),
+        (json!({"anyOf": [{"required": ["a"]}, {"type": "object"}]}), "{}"),
+        // Only a name every branch requires is checked: this one waits for the end.
+        (json!({"anyOf": [{"required": ["a"]}, {"required": ["b"]}]}), r#"{"c": 1}"#),
+        (json!({"type": "array", "items": {"required": ["id"]}}), r#"[{"id": 1}, {"id": 2, "x": {}}]"#),
     ] {
         assert_eq!(early(schema.clone(), text), None, "{schema} {text}");
     }
@@ -499,6 +508,14 @@ fn err_values_that_can_no_longer_pass_are_said_early() {
             "longer than the schema allows (`maxLength`)",
         ),
         (json!({"maxItems": 2}), "[1, [2], 3", "at /k/2: an array here has at most 2 items (`maxItems`)"),
+        (json!({"minLength": 3}), r#""a\u00e9""#, "at /k: the string is shorter than the schema requires"),
+        (json!({"minItems": 2}), "[[1, 2]]", "at /k: the array ended with 1 of the 2 items"),
+        (
+            json!({"type": "array", "items": {"required": ["id"]}}),
+            r#"[{"id": 1}, {"x": 2}]"#,
+            "at /k/1: member \"id\" is missing",
+        ),
+        (json!({"anyOf": [{"required": ["a", "b"]}, {"required": ["b"]}]}), r#"{"a": 1}"#, "member \"b\" is missing"),
     ] {
         let got = early(schema.clone(), text);
         assert!(got.as_deref().is_some_and(|g| g.contains(said)), "{schema} {text}: {got:?}");

@@ -99,6 +99,27 @@ fn alt_count(alt: &Conj<'_>, key: &str) -> Option<usize> {
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
+/// The largest `key` (a count) in `alt`: what it needs at least (0 if nothing).
+fn alt_least(alt: &Conj<'_>, key: &str) -> usize {
+    alt.iter()
+        .filter_map(|m| m.get(key).and_then(Value::as_u64))
+        .max()
+        .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// The member names `alt` requires (`required`, every object of the conjunction).
+fn alt_required<'e>(alt: &Conj<'e>) -> Vec<&'e str> {
+    let mut names: Vec<&str> = alt
+        .iter()
+        .filter_map(|m| m.get("required").and_then(Value::as_array))
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// The larger of two limits (`None`: no limit).
 fn wider(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     Some(a?.max(b?))
@@ -133,6 +154,8 @@ pub(super) fn summarise(alts: Vec<Conj<'_>>) -> Shape<'_> {
     let mut integers = true;
     let mut bounds = Vec::new();
     let (mut max_len, mut max_items) = (Some(0), Some(0));
+    let (mut min_len, mut min_items) = (usize::MAX, usize::MAX);
+    let mut needed: Option<Vec<&str>> = None;
     let mut keys: Option<Vec<&str>> = Some(Vec::new());
     let other = bit(Kind::Null) | bit(Kind::Bool) | bit(Kind::Number);
     for alt in &alts {
@@ -141,9 +164,11 @@ pub(super) fn summarise(alts: Vec<Conj<'_>>) -> Shape<'_> {
         if k & bit(Kind::String) != 0 {
             strings = join(strings, alt_strings(alt));
             max_len = wider(max_len, alt_count(alt, "maxLength"));
+            min_len = min_len.min(alt_least(alt, "minLength"));
         }
         if k & bit(Kind::Array) != 0 {
             max_items = wider(max_items, alt_count(alt, "maxItems"));
+            min_items = min_items.min(alt_least(alt, "minItems"));
         }
         if k & other != 0 {
             scalars = join(scalars, alt_scalars(alt));
@@ -154,6 +179,12 @@ pub(super) fn summarise(alts: Vec<Conj<'_>>) -> Shape<'_> {
         }
         if k & bit(Kind::Object) != 0 {
             keys = join(keys, alt_keys(alt));
+            // A name is needed when every alternative requires it.
+            let names = alt_required(alt);
+            needed = Some(match needed {
+                None => names,
+                Some(so_far) => so_far.into_iter().filter(|n| names.contains(n)).collect(),
+            });
         }
     }
     if let Some(k) = keys.as_mut() {
@@ -172,6 +203,9 @@ pub(super) fn summarise(alts: Vec<Conj<'_>>) -> Shape<'_> {
         bounds,
         max_len,
         max_items,
+        min_len: if min_len == usize::MAX { 0 } else { min_len },
+        min_items: if min_items == usize::MAX { 0 } else { min_items },
+        needed: needed.unwrap_or_default(),
         keys,
         tuple_len,
         members: Vec::new(),

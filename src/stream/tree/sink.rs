@@ -50,11 +50,12 @@ impl Sink for Tree<'_> {
                     key: String::new(),
                     token: String::new(),
                     member: None,
+                    needed: 0,
                     dropped: Vec::new(),
                     envelope,
                 });
-                (f.object, f.ctx, f.path_len, f.next, f.envelope, f.member) =
-                    (object, own, path_len, 0, envelope, None);
+                (f.object, f.ctx, f.path_len, f.next, f.envelope, f.member, f.needed) =
+                    (object, own, path_len, 0, envelope, None, 0);
                 f.key.clear();
                 f.token.clear();
                 f.dropped.clear();
@@ -120,6 +121,7 @@ impl Sink for Tree<'_> {
         };
         let member = shapes.member(s, key);
         f.member = member.shape;
+        f.needed += usize::from(member.needed);
         if f.ctx.report && !member.allowed {
             let message =
                 format!("member {} is not allowed: the schema closes this object", Value::String(key.to_owned()));
@@ -159,9 +161,26 @@ impl Sink for Tree<'_> {
                 self.violate(self.pointer(open.ctx.seg), message);
             }
             if open.ctx.report {
+                let least = open.ctx.shape.zip(self.shapes.as_ref()).map_or(0, |(s, all)| all.min_len(s));
+                if least > 0 && self.open_string().is_some_and(|t| t.chars().count() < least) {
+                    let message = format!("the string is shorter than the schema requires (`minLength`: {least})");
+                    self.violate(self.pointer(open.ctx.seg), message);
+                }
                 self.report(open.ctx.seg);
             }
             return;
+        }
+        if let Some(f) = self.frames.last().filter(|f| f.ctx.report)
+            && let Some((s, shapes)) = f.ctx.shape.zip(self.shapes.as_ref())
+        {
+            let (items, names) = shapes.least(s);
+            if !f.object && f.next < items {
+                let message =
+                    format!("the array ended with {} of the {items} items the schema requires (`minItems`)", f.next);
+                self.violate(self.path.clone(), message);
+            } else if f.object && f.needed < names {
+                self.missing_member(s);
+            }
         }
         let Some(f) = self.frames.pop() else { return };
         if f.ctx.report {
