@@ -19,7 +19,7 @@
 use super::json::Kind;
 use crate::analysis::Doc;
 use crate::types::TypeSet;
-use alt::{alt_kinds, same, summarise};
+use alt::{alt_kinds, summarise};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -175,10 +175,12 @@ impl<'e> Shapes<'e> {
         self.refused(shape, v)
     }
 
-    #[cold]
+    /// [`Shapes::refuses`] where the shape restricts scalars (kept out of line:
+    /// most places restrict nothing).
+    #[inline(never)]
     fn refused(&self, shape: &Shape<'_>, v: &Value) -> Option<String> {
         if let Some(allowed) = &shape.scalars
-            && !allowed.iter().any(|a| same(a, v))
+            && !allowed.iter().any(|a| crate::literal::equal(a, v))
         {
             return Some(format!("{v} is not one of the `enum` members"));
         }

@@ -2,6 +2,7 @@
 //! and how the alternatives add up to a [`Shape`].
 
 use super::{ALL, Conj, Kind, Shape, bit, kind_of, kinds_of_type, tuple};
+use crate::literal;
 use crate::types::TypeSet;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -55,24 +56,13 @@ fn alt_scalars<'e>(alt: &Conj<'e>) -> Option<Vec<&'e Value>> {
     alt.iter().fold(None, |acc, m| {
         let mut acc = acc;
         if let Some(Value::Array(members)) = m.get("enum") {
-            acc = meet_by(acc, Some(members.iter().filter(scalar).collect()), |a, b| same(a, b));
+            acc = meet_by(acc, Some(members.iter().filter(scalar).collect()), |a, b| literal::equal(a, b));
         }
         if let Some(c) = m.get("const") {
-            acc = meet_by(acc, Some(Some(c).filter(scalar).into_iter().collect()), |a, b| same(a, b));
+            acc = meet_by(acc, Some(Some(c).filter(scalar).into_iter().collect()), |a, b| literal::equal(a, b));
         }
         acc
     })
-}
-
-/// Equal as JSON Schema compares instances: numbers by value (`1` is `1.0`).
-pub(super) fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i128(), y.as_i128()) {
-            (Some(i), Some(j)) => i == j,
-            _ => x.as_f64() == y.as_f64(),
-        },
-        _ => a == b,
-    }
 }
 
 /// Numbers in `alt` must be whole: some `type` allows integers but not every number.
