@@ -9,6 +9,10 @@ use crate::vocab;
 use serde_json::{Map, Number, Value};
 use std::collections::HashSet;
 
+mod merge;
+pub(crate) use merge::conjoin;
+use merge::{close, merge_bound, tighter_max, tighter_min};
+
 /// A numeric bound: the value, whether it is exclusive, and where it came from.
 #[derive(Debug, Clone)]
 pub(crate) struct Bound {
@@ -151,40 +155,8 @@ impl Facts<'_> {
     }
 }
 
-fn tighter_min(cur: &mut Option<(u64, String)>, v: u64, at: &str) {
-    if cur.as_ref().is_none_or(|(c, _)| v > *c) {
-        *cur = Some((v, at.to_owned()));
-    }
-}
-
-fn tighter_max(cur: &mut Option<(u64, String)>, v: u64, at: &str) {
-    if cur.as_ref().is_none_or(|(c, _)| v < *c) {
-        *cur = Some((v, at.to_owned()));
-    }
-}
-
 fn as_count(v: &Value) -> Option<u64> {
     v.as_u64().or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1e18).map(|f| f as u64))
-}
-
-/// Keeps the stronger of two lower (`lower = true`) or upper bounds.
-fn merge_bound(cur: &mut Option<Bound>, new: Bound, lower: bool) {
-    let replace = match cur {
-        None => true,
-        Some(c) => {
-            let (a, b) = (c.value.as_f64().unwrap_or(0.0), new.value.as_f64().unwrap_or(0.0));
-            if a == b {
-                new.exclusive && !c.exclusive
-            } else if lower {
-                b > a
-            } else {
-                b < a
-            }
-        }
-    };
-    if replace {
-        *cur = Some(new);
-    }
 }
 
 impl<'d> Lowerer<'_, 'd> {
@@ -438,91 +410,4 @@ impl<'d> Lowerer<'_, 'd> {
         }
         Ok(())
     }
-}
-
-/// Adds a closing node: only the keys every closing node declares stay allowed.
-fn close(closed: &mut Option<(String, Vec<String>)>, at: String, allowed: Vec<String>) {
-    match closed {
-        None => *closed = Some((at, allowed)),
-        Some((_, prev)) => prev.retain(|k| allowed.contains(k)),
-    }
-}
-
-/// Merges the facts of a union branch into a copy of the outer facts.
-pub(crate) fn conjoin<'a>(outer: &Facts<'a>, inner: Facts<'a>) -> Facts<'a> {
-    let mut f = outer.clone();
-    f.types = f.types.intersect(inner.types);
-    if let Some(lits) = inner.literals {
-        f.literals = Some(match f.literals.take() {
-            None => {
-                f.literal_at = inner.literal_at;
-                lits
-            }
-            Some(prev) => prev.into_iter().filter(|p| crate::literal::contains(&lits, p)).collect(),
-        });
-    }
-    if let Some((n, at)) = inner.min_length {
-        tighter_min(&mut f.min_length, n, &at);
-    }
-    if let Some((n, at)) = inner.max_length {
-        tighter_max(&mut f.max_length, n, &at);
-    }
-    f.patterns.extend(inner.patterns);
-    f.formats.extend(inner.formats);
-    if let Some(b) = inner.minimum {
-        merge_bound(&mut f.minimum, b, true);
-    }
-    if let Some(b) = inner.maximum {
-        merge_bound(&mut f.maximum, b, false);
-    }
-    f.multiple_of.extend(inner.multiple_of);
-    for n in inner.array_nodes {
-        if !f.array_nodes.iter().any(|(_, p)| *p == n.1) {
-            f.array_nodes.push(n);
-        }
-    }
-    if let Some((n, at)) = inner.min_items {
-        tighter_min(&mut f.min_items, n, &at);
-    }
-    if let Some((n, at)) = inner.max_items {
-        tighter_max(&mut f.max_items, n, &at);
-    }
-    for (name, srcs) in inner.properties {
-        match f.properties.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, list)) => list.extend(srcs),
-            None => f.properties.push((name, srcs)),
-        }
-    }
-    for r in inner.required {
-        if !f.required.contains(&r) {
-            f.required.push(r);
-        }
-    }
-    if let Some((at, allowed)) = inner.closed_at {
-        close(&mut f.closed_at, at, allowed);
-    }
-    f.additional.extend(inner.additional);
-    f.additional_declared.extend(inner.additional_declared);
-    if f.pattern_properties.is_none() {
-        f.pattern_properties = inner.pattern_properties;
-    }
-    if let Some((n, at)) = inner.min_properties {
-        tighter_min(&mut f.min_properties, n, &at);
-    }
-    if let Some((n, at)) = inner.max_properties {
-        tighter_max(&mut f.max_properties, n, &at);
-    }
-    f.unions.extend(inner.unions);
-    f.dropped.extend(inner.dropped);
-    if f.description.is_none() {
-        f.description = inner.description;
-    }
-    if f.title.is_none() {
-        f.title = inner.title;
-    }
-    if f.never.is_none() {
-        f.never = inner.never;
-    }
-    f.recursion_cut |= inner.recursion_cut;
-    f
 }
