@@ -90,6 +90,7 @@ impl Args {
         });
         for path in std::mem::take(&mut self.resources) {
             let text = std::fs::read_to_string(&path).map_err(|e| (2, format!("cannot read {path}: {e}")))?;
+            let text = super::io::without_bom(text);
             let doc: Value = serde_json::from_str(&text).map_err(|e| {
                 (1, format!("{}\n  at {path}: the resource is not JSON: {e}", schemacast::ErrorKind::InvalidJson))
             })?;

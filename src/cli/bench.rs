@@ -54,6 +54,7 @@ impl Corpus {
     /// of `{"schema", "tests"}` cases).
     fn add_file(&mut self, path: &Path) -> Result<(), String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = super::io::without_bom(text);
         let v: Value = serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
         match v {
             Value::Array(cases)

@@ -23,7 +23,7 @@ fn schemas(dir: &Path, out: &mut Vec<Value>) {
             }
         } else if p.extension().is_some_and(|x| x == "json")
             && let Ok(text) = std::fs::read_to_string(&p)
-            && let Ok(v) = serde_json::from_str::<Value>(&text)
+            && let Ok(v) = serde_json::from_str::<Value>(&super::io::without_bom(text))
         {
             match v {
                 Value::Array(cases) if cases.iter().all(|c| c.get("schema").is_some() && c.get("tests").is_some()) => {

@@ -26,8 +26,17 @@ impl Io<'_> {
     pub(crate) fn read_input(&mut self, path: &str) -> Result<String, String> {
         let mut s = String::new();
         open_input(&mut *self.stdin, path)?.read_to_string(&mut s).map_err(|e| read_error(path, &e))?;
-        Ok(s)
+        Ok(without_bom(s))
     }
+}
+
+/// A file's text without the byte order mark some editors write first
+/// (RFC 8259 lets a JSON reader ignore it; serde_json does not).
+pub(crate) fn without_bom(mut text: String) -> String {
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    text
 }
 
 /// FILE, or standard input for `-`, opened to be read as it arrives.

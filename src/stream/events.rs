@@ -31,6 +31,8 @@ pub struct EventSplitter {
     line: Vec<u8>,
     /// The last byte was `\r` (a following `\n` belongs to it).
     after_cr: bool,
+    /// A line was read: a byte order mark is only skipped before the first.
+    past_first_line: bool,
     name: Option<String>,
     data: Option<String>,
 }
@@ -54,8 +56,7 @@ impl EventSplitter {
         }
         while let Some(at) = rest.iter().position(|b| matches!(b, b'\n' | b'\r')) {
             self.line.extend_from_slice(&rest[..at]);
-            let line = std::mem::take(&mut self.line);
-            self.line(&String::from_utf8_lossy(&line), &mut out);
+            self.take_line(&mut out);
             let cr = rest[at] == b'\r';
             rest = &rest[at + 1..];
             if cr {
@@ -74,11 +75,21 @@ impl EventSplitter {
     pub fn finish(mut self) -> Vec<StreamEvent> {
         let mut out = Vec::new();
         if !self.line.is_empty() {
-            let line = std::mem::take(&mut self.line);
-            self.line(&String::from_utf8_lossy(&line), &mut out);
+            self.take_line(&mut out);
         }
         self.dispatch(&mut out);
         out
+    }
+
+    /// Reads the line gathered so far. One byte order mark at the start of
+    /// the stream is not part of it (the SSE standard says so; an NDJSON file
+    /// saved by an editor may begin with one too).
+    fn take_line(&mut self, out: &mut Vec<StreamEvent>) {
+        let bytes = std::mem::take(&mut self.line);
+        let text = String::from_utf8_lossy(&bytes);
+        let first = !std::mem::replace(&mut self.past_first_line, true);
+        let line = if first { text.strip_prefix('\u{feff}').unwrap_or(&text) } else { &text };
+        self.line(line, out);
     }
 
     fn dispatch(&mut self, out: &mut Vec<StreamEvent>) {
@@ -149,5 +160,25 @@ mod tests {
                 assert_eq!(split(&[&bytes[..i], &bytes[i..j], &bytes[j..]]), whole, "cut at {i} and {j}");
             }
         }
+    }
+
+    #[test]
+    fn ok_a_leading_byte_order_mark_is_skipped_wherever_the_chunks_cut_it() {
+        for (text, want) in [
+            ("\u{feff}data: {\"a\":1}\n\n", vec![ev(None, "{\"a\":1}")]),
+            ("\u{feff}event: e\ndata: {}\n\n", vec![ev(Some("e"), "{}")]),
+            ("\u{feff}{\"a\":1}\n{\"b\":2}", vec![ev(None, "{\"a\":1}"), ev(None, "{\"b\":2}")]),
+            ("\u{feff}\ndata: {}\n\n", vec![ev(None, "{}")]),
+        ] {
+            let bytes = text.as_bytes();
+            for i in 0..=bytes.len() {
+                for j in i..=bytes.len() {
+                    assert_eq!(split(&[&bytes[..i], &bytes[i..j], &bytes[j..]]), want, "{text:?} cut at {i} and {j}");
+                }
+            }
+        }
+        // Only at the start of the stream: later, the mark is the line's own text.
+        assert_eq!(split(&[b"{}\n", "\u{feff}{}\n".as_bytes()]), [ev(None, "{}")]);
+        assert_eq!(split(&["data: \u{feff}x\n\n".as_bytes()]), [ev(None, "\u{feff}x")]);
     }
 }

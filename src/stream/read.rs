@@ -158,8 +158,15 @@ fn chat<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
         acc.started = true;
         let [delta, message, finish] = fields(choice, ["delta", "message", "finish_reason"]);
         let [content, refusal] = delta.or(message).map_or([None; 2], |d| fields(d, ["content", "refusal"]));
-        if let Some(t) = content.and_then(s) {
-            out(Piece::Text(t));
+        match content {
+            Some(Value::String(t)) => out(Piece::Text(t)),
+            // A list of chunks (Mistral's reasoning models): the text of each
+            // that has one, as `decode` reads `message.content`; `thinking`
+            // chunks hold theirs deeper and are skipped.
+            Some(Value::Array(parts)) => {
+                parts.iter().filter_map(|p| at(p, "text").and_then(s)).for_each(|t| out(Piece::Text(t)))
+            }
+            _ => {}
         }
         if let Some(r) = refusal.and_then(s) {
             acc.refusal.get_or_insert_with(String::new).push_str(r);

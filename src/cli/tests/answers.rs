@@ -98,6 +98,37 @@ fn ok_decode_stream_prints_partials_then_the_answer() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Files saved with a byte order mark (Windows PowerShell's `Out-File` writes
+/// one): a schema, a response, a resource and a streamed transcript.
+#[test]
+fn ok_byte_order_marks_are_skipped() {
+    const BOM: &str = "\u{feff}";
+    let schema =
+        r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}"#;
+    let (dir, path) = schema_file("cli-bom", &format!("{BOM}{schema}"));
+    let o = cli(&["emit", "-p", "openai", &path], "");
+    assert_eq!(o.code, 0, "{}", o.err);
+    assert_eq!(serde_json::from_str::<Value>(&o.out).expect("JSON")["enforcement"], "exact");
+    let o = cli(&["emit", "-p", "openai", "-"], &format!("{BOM}{schema}"));
+    assert_eq!(o.code, 0, "standard input too: {}", o.err);
+
+    let response = r#"{"choices":[{"message":{"content":"{\"n\": 2}"},"finish_reason":"stop"}]}"#;
+    let o = cli(&["decode", "-p", "openai", "--schema", &path, "-"], &format!("{BOM}{response}"));
+    assert_eq!(o.code, 0, "{}", o.err);
+    assert_eq!(serde_json::from_str::<Value>(&o.out).expect("JSON"), serde_json::json!({"n": 2}));
+    let e = serde_json::json!({"choices": [{"index": 0, "delta": {"content": "{\"n\": 2}"}, "finish_reason": "stop"}]});
+    let o = cli(&["decode", "--stream", "-p", "openai", "--schema", &path, "-"], &format!("{BOM}data: {e}\n\n"));
+    assert_eq!((o.code, o.out.lines().last()), (0, Some(r#"{"n":2}"#)), "{}", o.err);
+
+    let resource = dir.join("common.json");
+    std::fs::write(&resource, format!("{BOM}{{\"$id\": \"https://example.com/n\", \"type\": \"integer\"}}"))
+        .expect("write");
+    let uses = r#"{"type":"object","properties":{"n":{"$ref":"https://example.com/n"}},"required":["n"]}"#;
+    let o = cli(&["emit", "-p", "ollama", "--resource", &resource.to_string_lossy(), "-"], uses);
+    assert_eq!(o.code, 0, "{}", o.err);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn ok_resources_between_files_of_one_folder() {
     let doc = "fixtures/resources/documents/common.json";
