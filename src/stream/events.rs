@@ -103,10 +103,12 @@ impl EventSplitter {
         if line.is_empty() {
             return self.dispatch(out);
         }
-        if line.starts_with(['{', '[']) {
-            // An NDJSON line is an event of its own.
+        let json = line.trim_start_matches([' ', '\t']);
+        if json.starts_with(['{', '[']) {
+            // An NDJSON line is an event of its own (indented or not: no SSE
+            // field starts with a blank).
             self.dispatch(out);
-            return out.push(StreamEvent { name: None, data: line.to_owned() });
+            return out.push(StreamEvent { name: None, data: json.to_owned() });
         }
         let (field, value) = match line.split_once(':') {
             Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
@@ -180,5 +182,10 @@ mod tests {
         // Only at the start of the stream: later, the mark is the line's own text.
         assert_eq!(split(&[b"{}\n", "\u{feff}{}\n".as_bytes()]), [ev(None, "{}")]);
         assert_eq!(split(&["data: \u{feff}x\n\n".as_bytes()]), [ev(None, "\u{feff}x")]);
+    }
+
+    #[test]
+    fn ok_indented_ndjson_lines_are_events() {
+        assert_eq!(split(&[b"  {\"a\":1}\n\t[2]\n data: x\n\n"]), [ev(None, "{\"a\":1}"), ev(None, "[2]")]);
     }
 }
