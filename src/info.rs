@@ -139,7 +139,7 @@ fn reading(p: &Profile) -> String {
         Reading::LlamaCpp => "llama.cpp grammar: objects closed unless opened, `{}` read as any object, patterns `^…$` only; all spelled out explicitly".to_owned(),
         Reading::PropertiesClose => "grammar: an object with `properties` is closed whatever it says; open objects only via closed-world closing".to_owned(),
         Reading::Gemini => "constrained decoding of an OpenAPI subset: every object closed (open objects only via closed-world closing)".to_owned(),
-        Reading::Claude => "tool: guidance only (any object, validated locally); strict tool and JSON outputs: grammar with every object closed".to_owned(),
+        Reading::Claude => "tool: guidance only (any object, validated locally); strict tool and JSON outputs: grammar with every object closed; patterns match the whole string".to_owned(),
     }
 }
 

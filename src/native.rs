@@ -37,7 +37,7 @@ pub(crate) fn native_schema(provider: crate::options::Provider, body: &Value) ->
             Reading::ClosedByDefault => anchor(&close_absent(&s)),
             Reading::LlamaCpp => anchor(&llama_cpp(&s)),
             Reading::PropertiesClose => close_declared(&s),
-            Reading::Claude => close_absent(&s),
+            Reading::Claude => anchor(&close_absent(&s)),
             Reading::Gemini => json!(false),
         },
     })

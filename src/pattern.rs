@@ -8,12 +8,20 @@
 /// and matching it against the whole string accept the same strings.
 pub(crate) fn is_self_anchored(pattern: &str) -> bool {
     let Some(body) = pattern.strip_prefix('^') else { return false };
-    let Some(body) = body.strip_suffix('$') else { return false };
+    strip_end_anchor(body).is_some_and(one_branch)
+}
+
+/// `body` without its final `$`, when that `$` is an anchor (not escaped).
+fn strip_end_anchor(body: &str) -> Option<&str> {
+    let body = body.strip_suffix('$')?;
     // The final `$` must not be escaped: count the backslashes before it.
     let trailing_backslashes = body.bytes().rev().take_while(|&b| b == b'\\').count();
-    if trailing_backslashes % 2 == 1 {
-        return false;
-    }
+    (trailing_backslashes % 2 == 0).then_some(body)
+}
+
+/// `true` when `body` is balanced and has no top-level `|`, so that an anchor
+/// written before or after it binds all of it.
+fn one_branch(body: &str) -> bool {
     let mut depth = 0usize;
     let mut in_class = false;
     let mut chars = body.chars();
@@ -37,6 +45,33 @@ pub(crate) fn is_self_anchored(pattern: &str) -> bool {
     depth == 0 && !in_class
 }
 
+/// `pattern` written for an engine that matches the whole string, accepting
+/// exactly the strings JSON Schema's search accepts: `^…$` as it is, `^p` as
+/// `^(?:p)[\s\S]*$`, `p$` as `^[\s\S]*(?:p)$`, and an unanchored `p` as
+/// `^[\s\S]*(?:p)[\s\S]*$`. `None` when an anchor stands anywhere else (inside
+/// a branch or a group), whose meaning the rewrite would not keep.
+pub(crate) fn whole_string(pattern: &str) -> Option<String> {
+    if is_self_anchored(pattern) {
+        return Some(pattern.to_owned());
+    }
+    if !has_anchor(pattern) {
+        return Some(format!("^[\\s\\S]*(?:{pattern})[\\s\\S]*$"));
+    }
+    let (start, body) = match pattern.strip_prefix('^') {
+        Some(rest) => (true, rest),
+        None => (false, pattern),
+    };
+    let (end, body) = match strip_end_anchor(body) {
+        Some(rest) => (true, rest),
+        None => (false, body),
+    };
+    if has_anchor(body) || !one_branch(body) {
+        return None;
+    }
+    let any = "[\\s\\S]*";
+    Some(format!("^{}(?:{body}){}$", if start { "" } else { any }, if end { "" } else { any }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,6 +91,27 @@ mod tests {
         assert!(!is_self_anchored("^abc"));
         assert!(!is_self_anchored(r"^abc\$"));
         assert!(!is_self_anchored("^(a$"));
+    }
+
+    /// The whole-string form accepts exactly what JSON Schema's search of the
+    /// original accepts (both read by the validator the crate uses), for
+    /// patterns anchored at neither, one or both ends; inner anchors give `None`.
+    #[test]
+    fn ok_whole_string_means_the_search() {
+        let strings = ["", "/", "/a", "/a\nb", "a/", "x\n/", "ab123cd", "123", "x\n999", "a$", "^a", "ba", "b\n"];
+        for p in ["[0-9]{3}", r"^\/.*", "^/", "a$", r"\.json$", "^(a|b)c", "(a|b)$", r"^a\$", "^[0-9]+$", "a|b", "^"] {
+            let w = whole_string(p).unwrap_or_else(|| panic!("{p} has a whole-string form"));
+            assert!(is_self_anchored(&w), "{p} -> {w}");
+            let search = jsonschema::validator_for(&serde_json::json!({"pattern": p})).expect("builds");
+            let whole = jsonschema::validator_for(&serde_json::json!({"pattern": w})).expect("builds");
+            for s in strings {
+                let s = serde_json::json!(s);
+                assert_eq!(search.is_valid(&s), whole.is_valid(&s), "{p} as {w} on {s}");
+            }
+        }
+        for p in ["^a|b", "a|b$", "(^a)", "a^b", "x$|y"] {
+            assert_eq!(whole_string(p), None, "{p}: an anchor the rewrite cannot keep");
+        }
     }
 }
 

@@ -31,7 +31,7 @@ pub(crate) static STRICT_RULES: Rules = Rules {
     keywords: &["pattern", "format", "minItems"],
     annotations: true,
     formats: &["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"],
-    pattern: PatternRule::SearchSimple,
+    pattern: PatternRule::RewriteToFullMatch,
     literals: Literals::Scalars,
     any_value: false,
     open_objects: false,

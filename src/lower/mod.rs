@@ -44,12 +44,10 @@ pub(crate) enum PatternRule {
     AnchoredOnly,
     /// Matched against the whole string by an engine with a small regex subset
     /// (`pattern::is_simple`): an unanchored `p` is sent as
-    /// `^[\s\S]*(?:p)[\s\S]*$`, which means the same under both readings; a
-    /// pattern outside the subset is dropped.
+    /// `^[\s\S]*(?:p)[\s\S]*$`, `^p` as `^(?:p)[\s\S]*$` and `p$` as
+    /// `^[\s\S]*(?:p)$` (`pattern::whole_string`), which mean the same under both
+    /// readings; a pattern outside the subset, or with an anchor elsewhere, is dropped.
     RewriteToFullMatch,
-    /// JSON Schema's search semantics, in a small regex subset
-    /// (`pattern::is_simple`): other patterns are dropped.
-    SearchSimple,
     /// Matched against the whole string by a grammar converter with a small
     /// regex subset (llama.cpp): rewritten by `pattern::for_grammar`, or dropped.
     Grammar,

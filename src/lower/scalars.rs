@@ -33,10 +33,12 @@ impl<'d> Lowerer<'_, 'd> {
             }
             let anchored = pattern::is_self_anchored(pat);
             let simple = pattern::is_simple(pat);
+            let whole = match self.rules.pattern {
+                PatternRule::RewriteToFullMatch => pattern::whole_string(pat),
+                _ => None,
+            };
             match self.rules.pattern {
-                PatternRule::RewriteToFullMatch
-                    if pattern::has_anchor(if anchored { &pat[1..pat.len() - 1] } else { pat }) =>
-                {
+                PatternRule::RewriteToFullMatch if whole.is_none() => {
                     self.widen(
                         p,
                         "pattern",
@@ -44,16 +46,13 @@ impl<'d> Lowerer<'_, 'd> {
                         "an anchor inside the pattern: the provider matches whole strings and does not document inner anchors; dropped (widening)",
                     );
                 }
-                PatternRule::RewriteToFullMatch | PatternRule::SearchSimple if !simple => {
+                PatternRule::RewriteToFullMatch if !simple => {
                     self.widen(
                         p,
                         "pattern",
                         Action::Dropped,
                         "outside the provider's documented regex subset (look-around, back-references, `\\b`, `\\p{…}`, inline flags or large repetitions): dropped (widening)",
                     );
-                }
-                PatternRule::SearchSimple => {
-                    out.insert("pattern".to_owned(), Value::String(pat.clone()));
                 }
                 PatternRule::Search => {
                     out.insert("pattern".to_owned(), Value::String(pat.clone()));
@@ -65,13 +64,14 @@ impl<'d> Lowerer<'_, 'd> {
                     out.insert("pattern".to_owned(), Value::String(pat.clone()));
                 }
                 PatternRule::RewriteToFullMatch => {
-                    out.insert("pattern".to_owned(), Value::String(format!("^[\\s\\S]*(?:{pat})[\\s\\S]*$")));
-                    self.note(
-                        p,
-                        "pattern",
-                        Action::Rewritten,
-                        "unanchored: sent as `^[\\s\\S]*(?:…)[\\s\\S]*$`, which the provider's whole-string matching reads as JSON Schema's search",
-                    );
+                    let unanchored = !pattern::has_anchor(pat);
+                    out.insert("pattern".to_owned(), Value::String(whole.unwrap_or_default()));
+                    let why = if unanchored {
+                        "unanchored: sent as `^[\\s\\S]*(?:…)[\\s\\S]*$`, which the provider's whole-string matching reads as JSON Schema's search"
+                    } else {
+                        "anchored at one end only: the open end sent as `[\\s\\S]*` (`^(?:…)[\\s\\S]*$` or `^[\\s\\S]*(?:…)$`), which the provider's whole-string matching reads as JSON Schema's search"
+                    };
+                    self.note(p, "pattern", Action::Rewritten, why);
                 }
                 PatternRule::AnchoredOnly => self.widen(
                     p,
