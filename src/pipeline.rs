@@ -67,6 +67,10 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
         if let Cow::Owned(root) = w.root {
             working = Some(root);
         }
+        // A working-form node copied from one source node (the value schema of
+        // a map whose keys are listed) is lowered once per copy: say it once.
+        let mut seen = std::collections::HashSet::new();
+        em.notes.retain(|n| seen.insert((n.pointer.clone(), n.keyword.clone(), n.action, n.reason.clone())));
     }
     if matches!(em.enforcement, Enforcement::Exact | Enforcement::Widened | Enforcement::Json) {
         for caveat in profile.caveats {

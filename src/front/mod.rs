@@ -15,8 +15,11 @@
 //! `items` arrays → `prefixItems` and `additionalItems` → `items`,
 //! `dependencies` → `dependentRequired`/`dependentSchemas`, `$recursiveRef` and
 //! `$dynamicRef` → `$ref` where their target is static (else an opaque marker,
-//! widened where it is used), keywords the draft does not know dropped.
+//! widened where it is used), keywords the draft does not know dropped; and,
+//! on the working form, maps whose `propertyNames` lists their keys → closed
+//! objects (`keys.rs`).
 
+mod keys;
 mod walk;
 
 use crate::error::{Error, ErrorKind, Problem};
@@ -68,8 +71,17 @@ impl Work<'_> {
     /// The source location of a working-form pointer: a JSON Pointer into the
     /// caller's schema, or `<uri>#<pointer>` inside a supplied document.
     pub(crate) fn source_pointer(&self, working: &str) -> String {
+        match self.locate(working) {
+            (None, pointer) => pointer,
+            (Some(uri), pointer) => format!("{uri}#{pointer}"),
+        }
+    }
+
+    /// The document (`None`: the root one) and the pointer in it that a
+    /// working-form pointer stands for.
+    fn locate(&self, working: &str) -> (Option<String>, String) {
         if self.origins.is_empty() {
-            return working.to_owned();
+            return (None, working.to_owned());
         }
         let mut prefix = working;
         let mut rest: Vec<&str> = Vec::new();
@@ -85,17 +97,14 @@ impl Work<'_> {
                     out.push('/');
                     out.push_str(renamed);
                 }
-                return match &origin.document {
-                    None => out,
-                    Some(uri) => format!("{uri}#{out}"),
-                };
+                return (origin.document.clone(), out);
             }
             match prefix.rfind('/') {
                 Some(i) => {
                     rest.push(&prefix[i + 1..]);
                     prefix = &prefix[..i];
                 }
-                None => return working.to_owned(),
+                None => return (None, working.to_owned()),
             }
         }
     }
@@ -119,10 +128,13 @@ impl Work<'_> {
 /// fetched), and `InvalidSchema`/`InvalidOption` for documents or URIs the
 /// reference resolution cannot take.
 pub(crate) fn normalize<'a>(source: &'a Value, draft: Draft, docs: Documents<'_>) -> Result<Work<'a>, Error> {
-    if draft == Draft::Draft202012 && is_working_form(source) {
-        return Ok(Work::as_is(source));
-    }
-    walk::normalize(source, draft, docs)
+    let mut work = if draft == Draft::Draft202012 && is_working_form(source) {
+        Work::as_is(source)
+    } else {
+        walk::normalize(source, draft, docs)?
+    };
+    keys::close_enum_keyed_maps(&mut work);
+    Ok(work)
 }
 
 /// The cheap check: a 2020-12 document whose references are all `#` or `#/…`

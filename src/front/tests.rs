@@ -149,3 +149,82 @@ fn err_unresolvable_references_are_located() {
     assert_eq!(at, ["/properties/a/$ref", "/properties/b/$ref"]);
     assert!(e.problems()[0].message.contains("not supplied"), "{}", e.problems()[0].message);
 }
+
+#[test]
+fn ok_enum_keyed_maps_become_closed_objects_with_the_same_meaning() {
+    let value = json!({"type": "number", "minimum": 0});
+    let cases = [
+        // Zod's `z.record(z.enum([…]), V)`: every key required.
+        json!({"type": "object", "propertyNames": {"type": "string", "enum": ["p50", "p90"]},
+               "additionalProperties": value, "required": ["p50", "p90"]}),
+        // Pydantic's `dict[Literal[…], V]`, a declared key with its own schema, a `const` key.
+        json!({"type": "object", "propertyNames": {"enum": ["p50", "p90", 7]}, "additionalProperties": value}),
+        json!({"propertyNames": {"enum": ["p50", "p90"]}, "properties": {"p50": {"type": "string"}},
+               "additionalProperties": value}),
+        json!({"propertyNames": {"const": "p50", "title": "Key"}}),
+        // Nested: a map keyed by a list whose values are maps keyed by a list.
+        json!({"propertyNames": {"enum": ["p50"]},
+               "additionalProperties": {"propertyNames": {"enum": ["p90"]}, "additionalProperties": value}}),
+    ];
+    let instances = [
+        json!({}),
+        json!({"p50": 1}),
+        json!({"p50": 1, "p90": 2}),
+        json!({"p50": "x", "p90": 2}),
+        json!({"p50": -1}),
+        json!({"p99": 1}),
+        json!({"p50": {"p90": 1}}),
+        json!({"p50": {"p90": -1}}),
+        json!({"p50": {"p99": 1}}),
+        json!("p50"),
+        json!(3),
+    ];
+    for s in &cases {
+        let w = work(s, Draft::Draft202012).expect("normalizes");
+        assert!(!w.to_string().contains("propertyNames"), "rewritten: {w}");
+        same_meaning(s, Draft::Draft202012, &instances);
+    }
+    let w = work(&cases[2], Draft::Draft202012).expect("normalizes");
+    assert_eq!(w["properties"], json!({"p50": {"type": "string"}, "p90": value}));
+    assert_eq!(w["additionalProperties"], json!(false));
+
+    // Left as maps: a pattern beside them, closed already, a declared key
+    // outside the list, keys read otherwise, `unevaluatedProperties` in the
+    // document; and draft 4, which has no `propertyNames`.
+    for s in [
+        json!({"propertyNames": {"enum": ["a"]}, "patternProperties": {"^a": {"type": "string"}}}),
+        json!({"propertyNames": {"enum": ["a"]}, "additionalProperties": false, "properties": {"a": {}}}),
+        json!({"propertyNames": {"enum": ["a"]}, "properties": {"b": {}}}),
+        json!({"propertyNames": {"enum": ["a"], "maxLength": 3}}),
+        json!({"propertyNames": {"pattern": "^a"}}),
+        json!({"allOf": [{"propertyNames": {"enum": ["a"]}}], "unevaluatedProperties": false}),
+    ] {
+        let w = work(&s, Draft::Draft202012).expect("normalizes");
+        assert!(w.to_string().contains("propertyNames"), "kept: {w}");
+        same_meaning(&s, Draft::Draft202012, &instances);
+    }
+    let d4 = json!({"propertyNames": {"enum": ["a"]}, "additionalProperties": {"type": "integer"}});
+    let w = work(&d4, Draft::Draft4).expect("normalizes");
+    assert!(w.get("properties").is_none(), "draft 4 reads no `propertyNames`: {w}");
+    same_meaning(&d4, Draft::Draft4, &[json!({"b": 1}), json!({"b": "x"})]);
+}
+
+#[test]
+fn ok_enum_keyed_map_notes_point_into_the_source() {
+    let s = json!({"$defs": {"M": {"propertyNames": {"enum": ["a", "b"]},
+                   "additionalProperties": {"type": "integer", "multipleOf": 3}}},
+                   "properties": {"m": {"$ref": "#/$defs/M"}}});
+    let w = normalize(&s, Draft::Draft202012, docs(Draft::Draft202012)).expect("normalizes");
+    assert_eq!(w.source_pointer("/$defs/M/properties/b/multipleOf"), "/$defs/M/additionalProperties/multipleOf");
+    assert!(
+        w.notes.iter().any(|n| n.pointer == "/$defs/M/propertyNames" && n.action == crate::note::Action::Rewritten)
+    );
+    let d7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"M": {
+                    "propertyNames": {"enum": ["a"]}, "additionalProperties": {"items": [{"type": "integer"}]}}},
+                    "properties": {"m": {"$ref": "#/definitions/M"}}});
+    let w = normalize(&d7, Draft::Draft7, docs(Draft::Draft7)).expect("normalizes");
+    let at = w.root.pointer("/properties/m/$ref").and_then(Value::as_str).expect("a reference").trim_start_matches('#');
+    let copy = format!("{at}/properties/a/prefixItems/0");
+    assert!(w.root.pointer(&copy).is_some(), "{}", w.root);
+    assert_eq!(w.source_pointer(&copy), "/definitions/M/additionalProperties/items/0");
+}

@@ -1,0 +1,169 @@
+//! Maps whose keys are listed: an object whose `propertyNames` is an `enum` (or
+//! `const`) of strings accepts only those keys, so it means the same as a
+//! closed object with one property per key, each holding the map's value
+//! schema (Zod's `z.record(z.enum([…]), V)`, Pydantic's
+//! `dict[Literal[…], V]`, schemars' maps keyed by a unit enum). The working form
+//! says it that way, so every later pass reads a plain closed object: the
+//! projection closes it, the dialects send it exactly, no reshape is needed.
+//!
+//! Same meaning, node by node: with `propertyNames: {enum: K}`, `properties: P`
+//! (every name of `P` in `K`) and `additionalProperties: V`, an object is
+//! accepted when its keys are in `K`, a key of `P` holds `P[k]` and another key
+//! holds `V`; the rewrite `properties: P ∪ {k: V for k in K \ P}`,
+//! `additionalProperties: false` accepts exactly the same objects, and
+//! non-objects alike. Left alone: `patternProperties` beside it (a key may match
+//! a pattern as well), `additionalProperties: false`, a declared property
+//! outside `K`, any other keyword inside `propertyNames`, and every schema of a
+//! document that uses `unevaluatedProperties` anywhere (which keys count as
+//! evaluated would change).
+
+use super::{Origin, Work};
+use crate::note::{Action, Note};
+use crate::pointer;
+use crate::vocab::{self, Slot};
+use serde_json::{Map, Value};
+
+/// Rewrites every enum-keyed map of `work` as a closed object, noting each.
+pub(super) fn close_enum_keyed_maps(work: &mut Work<'_>) {
+    let mut found = Vec::new();
+    if !mentions_unevaluated_properties(&work.root) {
+        candidates(&work.root, "", 0, &mut found);
+    }
+    if found.is_empty() {
+        return;
+    }
+    // Innermost first: a map inside another map's value schema is rewritten
+    // before that schema is copied into the outer map's properties.
+    found.sort_by_key(|(at, _)| std::cmp::Reverse(at.matches('/').count()));
+    for (at, keys) in found {
+        let value_at = pointer::push(&at, "additionalProperties");
+        let names_at = pointer::push(&at, "propertyNames");
+        let root = work.root.to_mut();
+        let Some(Value::Object(node)) = root.pointer_mut(&at) else { continue };
+        let value = match node.get("additionalProperties") {
+            Some(v @ Value::Object(_)) => Some(v.clone()),
+            _ => None,
+        };
+        let properties = node.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(properties) = properties else { continue };
+        let mut added = Vec::new();
+        for k in &keys {
+            if !properties.contains_key(k) {
+                properties.insert(k.clone(), value.clone().unwrap_or_else(|| Value::Object(Map::new())));
+                added.push(k.clone());
+            }
+        }
+        node.remove("propertyNames");
+        node.insert("additionalProperties".to_owned(), Value::Bool(false));
+        let note_at = work.source_pointer(&names_at);
+        let from = if value.is_some() { value_at } else { names_at };
+        for k in &added {
+            work.copy_origins(&from, &pointer::push(&pointer::push(&at, "properties"), k));
+        }
+        work.notes.push(Note::new(
+            note_at,
+            "propertyNames",
+            Action::Rewritten,
+            format!(
+                "the keys are listed ({}): read as a closed object with one property per key, each holding the map's value schema (same meaning)",
+                keys.iter().map(|k| format!("{k:?}")).collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+}
+
+/// The listed keys of a map at this node, when the rewrite keeps its meaning.
+fn listed_keys(node: &Map<String, Value>) -> Option<Vec<String>> {
+    let Some(Value::Object(names)) = node.get("propertyNames") else { return None };
+    if node.contains_key("patternProperties") || node.get("additionalProperties") == Some(&Value::Bool(false)) {
+        return None;
+    }
+    let mut keys: Vec<String> = Vec::new();
+    let mut listed = false;
+    for (kw, v) in names {
+        match (kw.as_str(), v) {
+            ("enum", Value::Array(members)) => {
+                listed = true;
+                // A member that is not a string never names a key.
+                for m in members.iter().filter_map(Value::as_str) {
+                    if !keys.iter().any(|k| k == m) {
+                        keys.push(m.to_owned());
+                    }
+                }
+            }
+            ("const", Value::String(s)) => {
+                listed = true;
+                keys.push(s.clone());
+            }
+            ("type", t) if t == "string" => {}
+            (k, _) if vocab::is_annotation(k) => {}
+            _ => return None,
+        }
+    }
+    if !listed || keys.is_empty() || (names.contains_key("enum") && names.contains_key("const")) {
+        return None;
+    }
+    let declared_outside = match node.get("properties") {
+        Some(Value::Object(p)) => p.keys().any(|name| !keys.contains(name)),
+        Some(_) => true,
+        None => false,
+    };
+    (!declared_outside).then_some(keys)
+}
+
+/// Every node of the working form with listed keys, with its pointer.
+fn candidates(v: &Value, at: &str, depth: usize, out: &mut Vec<(String, Vec<String>)>) {
+    let Value::Object(node) = v else { return };
+    if depth > vocab::MAX_DEPTH_CEILING {
+        return;
+    }
+    if let Some(keys) = listed_keys(node) {
+        out.push((at.to_owned(), keys));
+    }
+    for (kw, value) in node {
+        let here = pointer::push(at, kw);
+        match (vocab::slot(kw), value) {
+            (Some(Slot::One), v) => candidates(v, &here, depth + 1, out),
+            (Some(Slot::Map), Value::Object(m)) => {
+                for (k, v) in m {
+                    candidates(v, &pointer::push(&here, k), depth + 1, out);
+                }
+            }
+            (Some(Slot::List), Value::Array(items)) => {
+                for (i, v) in items.iter().enumerate() {
+                    candidates(v, &pointer::push_index(&here, i), depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `true` when the key `unevaluatedProperties` appears anywhere in the document.
+fn mentions_unevaluated_properties(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.iter().any(|(k, v)| k == "unevaluatedProperties" || mentions_unevaluated_properties(v)),
+        Value::Array(a) => a.iter().any(mentions_unevaluated_properties),
+        _ => false,
+    }
+}
+
+impl Work<'_> {
+    /// Makes the working-form subtree at `to` (a copy of the one at `from`)
+    /// point back to `from`'s source.
+    fn copy_origins(&mut self, from: &str, to: &str) {
+        let below: Vec<(String, Origin)> = self
+            .origins
+            .iter()
+            .filter_map(|(p, o)| {
+                let rest = p.strip_prefix(from)?;
+                (rest.is_empty() || rest.starts_with('/')).then(|| (format!("{to}{rest}"), o.clone()))
+            })
+            .collect();
+        if below.iter().all(|(p, _)| p != to) {
+            let (document, pointer) = self.locate(from);
+            self.origins.insert(to.to_owned(), Origin { document, pointer, renames: Vec::new() });
+        }
+        self.origins.extend(below);
+    }
+}
