@@ -1,10 +1,11 @@
 //! Maps whose keys are listed: an object whose `propertyNames` is an `enum` (or
 //! `const`) of strings accepts only those keys, so it means the same as a
 //! closed object with one property per key, each holding the map's value
-//! schema (Zod's `z.record(z.enum([…]), V)`, Pydantic's
-//! `dict[Literal[…], V]`, schemars' maps keyed by a unit enum). The working form
-//! says it that way, so every later pass reads a plain closed object: the
-//! projection closes it, the dialects send it exactly, no reshape is needed.
+//! schema (Zod's `z.record(z.enum([…]), V)`, Pydantic's `dict[Literal[…], V]`
+//! and `dict[SomeEnum, V]`, whose `propertyNames` is a `$ref` to the enum). The
+//! working form says it that way, so every later pass reads a plain closed
+//! object: the projection closes it, the dialects send it exactly, no reshape
+//! is needed.
 //!
 //! Same meaning, node by node: with `propertyNames: {enum: K}`, `properties: P`
 //! (every name of `P` in `K`) and `additionalProperties: V`, an object is
@@ -27,7 +28,7 @@ use serde_json::{Map, Value};
 pub(super) fn close_enum_keyed_maps(work: &mut Work<'_>) {
     let mut found = Vec::new();
     if !mentions_unevaluated_properties(&work.root) {
-        candidates(&work.root, "", 0, &mut found);
+        candidates(&work.root, &work.root, "", 0, &mut found);
     }
     if found.is_empty() {
         return;
@@ -73,36 +74,12 @@ pub(super) fn close_enum_keyed_maps(work: &mut Work<'_>) {
 }
 
 /// The listed keys of a map at this node, when the rewrite keeps its meaning.
-fn listed_keys(node: &Map<String, Value>) -> Option<Vec<String>> {
+fn listed_keys(node: &Map<String, Value>, root: &Value) -> Option<Vec<String>> {
     let Some(Value::Object(names)) = node.get("propertyNames") else { return None };
     if node.contains_key("patternProperties") || node.get("additionalProperties") == Some(&Value::Bool(false)) {
         return None;
     }
-    let mut keys: Vec<String> = Vec::new();
-    let mut listed = false;
-    for (kw, v) in names {
-        match (kw.as_str(), v) {
-            ("enum", Value::Array(members)) => {
-                listed = true;
-                // A member that is not a string never names a key.
-                for m in members.iter().filter_map(Value::as_str) {
-                    if !keys.iter().any(|k| k == m) {
-                        keys.push(m.to_owned());
-                    }
-                }
-            }
-            ("const", Value::String(s)) => {
-                listed = true;
-                keys.push(s.clone());
-            }
-            ("type", t) if t == "string" => {}
-            (k, _) if vocab::is_annotation(k) => {}
-            _ => return None,
-        }
-    }
-    if !listed || keys.is_empty() || (names.contains_key("enum") && names.contains_key("const")) {
-        return None;
-    }
+    let keys = key_list(names, root, 0)?;
     let declared_outside = match node.get("properties") {
         Some(Value::Object(p)) => p.keys().any(|name| !keys.contains(name)),
         Some(_) => true,
@@ -111,27 +88,61 @@ fn listed_keys(node: &Map<String, Value>) -> Option<Vec<String>> {
     (!declared_outside).then_some(keys)
 }
 
+/// The strings a `propertyNames` schema lists: an `enum` (its string members:
+/// another never names a key) or a `const`, beside at most `type: "string"`
+/// and annotations, or a reference to such a schema (Pydantic's
+/// `dict[SomeEnum, V]` writes `{"$ref": "#/$defs/SomeEnum"}`).
+fn key_list(names: &Map<String, Value>, root: &Value, depth: usize) -> Option<Vec<String>> {
+    let mut keys: Option<Vec<String>> = None;
+    for (kw, v) in names {
+        let listed = match (kw.as_str(), v) {
+            ("enum", Value::Array(members)) => {
+                let mut out: Vec<String> = Vec::new();
+                for m in members.iter().filter_map(Value::as_str) {
+                    if !out.iter().any(|k| k == m) {
+                        out.push(m.to_owned());
+                    }
+                }
+                out
+            }
+            ("const", Value::String(s)) => vec![s.clone()],
+            ("$ref", Value::String(r)) if depth < 8 => match pointer::resolve_fragment(root, r) {
+                Some((Value::Object(target), _)) => key_list(target, root, depth + 1)?,
+                _ => return None,
+            },
+            ("type", t) if t == "string" => continue,
+            (k, _) if vocab::is_annotation(k) => continue,
+            _ => return None,
+        };
+        if keys.is_some() {
+            return None; // two lists: left to the general reading
+        }
+        keys = Some(listed);
+    }
+    keys.filter(|k| !k.is_empty())
+}
+
 /// Every node of the working form with listed keys, with its pointer.
-fn candidates(v: &Value, at: &str, depth: usize, out: &mut Vec<(String, Vec<String>)>) {
+fn candidates(root: &Value, v: &Value, at: &str, depth: usize, out: &mut Vec<(String, Vec<String>)>) {
     let Value::Object(node) = v else { return };
     if depth > vocab::MAX_DEPTH_CEILING {
         return;
     }
-    if let Some(keys) = listed_keys(node) {
+    if let Some(keys) = listed_keys(node, root) {
         out.push((at.to_owned(), keys));
     }
     for (kw, value) in node {
         let here = pointer::push(at, kw);
         match (vocab::slot(kw), value) {
-            (Some(Slot::One), v) => candidates(v, &here, depth + 1, out),
+            (Some(Slot::One), v) => candidates(root, v, &here, depth + 1, out),
             (Some(Slot::Map), Value::Object(m)) => {
                 for (k, v) in m {
-                    candidates(v, &pointer::push(&here, k), depth + 1, out);
+                    candidates(root, v, &pointer::push(&here, k), depth + 1, out);
                 }
             }
             (Some(Slot::List), Value::Array(items)) => {
                 for (i, v) in items.iter().enumerate() {
-                    candidates(v, &pointer::push_index(&here, i), depth + 1, out);
+                    candidates(root, v, &pointer::push_index(&here, i), depth + 1, out);
                 }
             }
             _ => {}

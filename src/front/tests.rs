@@ -162,6 +162,9 @@ fn ok_enum_keyed_maps_become_closed_objects_with_the_same_meaning() {
         json!({"propertyNames": {"enum": ["p50", "p90"]}, "properties": {"p50": {"type": "string"}},
                "additionalProperties": value}),
         json!({"propertyNames": {"const": "p50", "title": "Key"}}),
+        // Pydantic's `dict[SomeEnum, V]`: the keys listed by a referenced enum.
+        json!({"$defs": {"K": {"enum": ["p50", "p90"], "type": "string", "title": "K"}},
+               "propertyNames": {"$ref": "#/$defs/K"}, "additionalProperties": value}),
         // Nested: a map keyed by a list whose values are maps keyed by a list.
         json!({"propertyNames": {"enum": ["p50"]},
                "additionalProperties": {"propertyNames": {"enum": ["p90"]}, "additionalProperties": value}}),
@@ -197,6 +200,8 @@ fn ok_enum_keyed_maps_become_closed_objects_with_the_same_meaning() {
         json!({"propertyNames": {"enum": ["a"]}, "properties": {"b": {}}}),
         json!({"propertyNames": {"enum": ["a"], "maxLength": 3}}),
         json!({"propertyNames": {"pattern": "^a"}}),
+        json!({"$defs": {"K": {"pattern": "^p"}}, "propertyNames": {"$ref": "#/$defs/K"}}),
+        json!({"$defs": {"K": {"enum": [1, 2], "type": "integer"}}, "propertyNames": {"$ref": "#/$defs/K"}}),
         json!({"allOf": [{"propertyNames": {"enum": ["a"]}}], "unevaluatedProperties": false}),
     ] {
         let w = work(&s, Draft::Draft202012).expect("normalizes");
