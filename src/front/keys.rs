@@ -21,7 +21,7 @@
 use super::{Origin, Work};
 use crate::note::{Action, Note};
 use crate::pointer;
-use crate::vocab::{self, Slot};
+use crate::vocab::{self, Draft};
 use serde_json::{Map, Value};
 
 /// Rewrites every enum-keyed map of `work` as a closed object, noting each.
@@ -131,23 +131,9 @@ fn candidates(root: &Value, v: &Value, at: &str, depth: usize, out: &mut Vec<(St
     if let Some(keys) = listed_keys(node, root) {
         out.push((at.to_owned(), keys));
     }
-    for (kw, value) in node {
-        let here = pointer::push(at, kw);
-        match (vocab::slot(kw), value) {
-            (Some(Slot::One), v) => candidates(root, v, &here, depth + 1, out),
-            (Some(Slot::Map), Value::Object(m)) => {
-                for (k, v) in m {
-                    candidates(root, v, &pointer::push(&here, k), depth + 1, out);
-                }
-            }
-            (Some(Slot::List), Value::Array(items)) => {
-                for (i, v) in items.iter().enumerate() {
-                    candidates(root, v, &pointer::push_index(&here, i), depth + 1, out);
-                }
-            }
-            _ => {}
-        }
-    }
+    vocab::for_each_child_in(Draft::Draft202012, node, |c| {
+        candidates(root, c.schema, &c.pointer(at), depth + 1, out);
+    });
 }
 
 /// `true` when the key `unevaluatedProperties` appears anywhere in the document.

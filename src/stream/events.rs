@@ -170,7 +170,7 @@ mod tests {
             ("\u{feff}data: {\"a\":1}\n\n", vec![ev(None, "{\"a\":1}")]),
             ("\u{feff}event: e\ndata: {}\n\n", vec![ev(Some("e"), "{}")]),
             ("\u{feff}{\"a\":1}\n{\"b\":2}", vec![ev(None, "{\"a\":1}"), ev(None, "{\"b\":2}")]),
-            ("\u{feff}\ndata: {}\n\n", vec![ev(None, "{}")]),
+            ("\u{feff}[1]\r\n", vec![ev(None, "[1]")]),
         ] {
             let bytes = text.as_bytes();
             for i in 0..=bytes.len() {

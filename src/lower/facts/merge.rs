@@ -15,6 +15,19 @@ pub(super) fn tighter_max(cur: &mut Option<(u64, String)>, v: u64, at: &str) {
     }
 }
 
+/// A count bound and where it was said.
+type Count = Option<(u64, String)>;
+
+/// A branch's lower and upper bound of a count, each kept where it is stronger.
+fn tighten(cur: (&mut Count, &mut Count), branch: (Count, Count)) {
+    if let Some((n, at)) = branch.0 {
+        tighter_min(cur.0, n, &at);
+    }
+    if let Some((n, at)) = branch.1 {
+        tighter_max(cur.1, n, &at);
+    }
+}
+
 /// Keeps the stronger of two lower (`lower = true`) or upper bounds.
 pub(super) fn merge_bound(cur: &mut Option<Bound>, new: Bound, lower: bool) {
     let replace = match cur {
@@ -56,12 +69,7 @@ pub(crate) fn conjoin<'a>(outer: &Facts<'a>, inner: Facts<'a>) -> Facts<'a> {
             Some(prev) => prev.into_iter().filter(|p| crate::literal::contains(&lits, p)).collect(),
         });
     }
-    if let Some((n, at)) = inner.min_length {
-        tighter_min(&mut f.min_length, n, &at);
-    }
-    if let Some((n, at)) = inner.max_length {
-        tighter_max(&mut f.max_length, n, &at);
-    }
+    tighten((&mut f.min_length, &mut f.max_length), (inner.min_length, inner.max_length));
     f.patterns.extend(inner.patterns);
     f.formats.extend(inner.formats);
     if let Some(b) = inner.minimum {
@@ -76,12 +84,7 @@ pub(crate) fn conjoin<'a>(outer: &Facts<'a>, inner: Facts<'a>) -> Facts<'a> {
             f.array_nodes.push(n);
         }
     }
-    if let Some((n, at)) = inner.min_items {
-        tighter_min(&mut f.min_items, n, &at);
-    }
-    if let Some((n, at)) = inner.max_items {
-        tighter_max(&mut f.max_items, n, &at);
-    }
+    tighten((&mut f.min_items, &mut f.max_items), (inner.min_items, inner.max_items));
     for (name, srcs) in inner.properties {
         match f.properties.iter_mut().find(|(n, _)| *n == name) {
             Some((_, list)) => list.extend(srcs),
@@ -101,12 +104,7 @@ pub(crate) fn conjoin<'a>(outer: &Facts<'a>, inner: Facts<'a>) -> Facts<'a> {
     if f.pattern_properties.is_none() {
         f.pattern_properties = inner.pattern_properties;
     }
-    if let Some((n, at)) = inner.min_properties {
-        tighter_min(&mut f.min_properties, n, &at);
-    }
-    if let Some((n, at)) = inner.max_properties {
-        tighter_max(&mut f.max_properties, n, &at);
-    }
+    tighten((&mut f.min_properties, &mut f.max_properties), (inner.min_properties, inner.max_properties));
     f.unions.extend(inner.unions);
     f.dropped.extend(inner.dropped);
     if f.description.is_none() {
