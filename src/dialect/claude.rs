@@ -149,7 +149,7 @@ pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: 
                 return;
             }
             Err(why) => {
-                em.notes.push(why);
+                em.notes.extend(why);
                 em.notes.push(Note::new(
                     "",
                     "",
@@ -159,6 +159,13 @@ pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: 
                         mechanism.name()
                     ),
                 ));
+                // (A root that is not an object already has its note naming `--reshape`.)
+                if !opts.reshape
+                    && analysis::accepts_only_objects(doc, doc.root)
+                    && strict_schema(doc, &opts.clone().with_reshape(true)).is_ok()
+                {
+                    super::reshape_hint(em, &format!("`{}`", mechanism.name()));
+                }
             }
         }
     }
@@ -174,18 +181,18 @@ type Strict = (Value, bool, Vec<Note>, Option<Value>);
 /// The schema lowered into Claude's strict subset and checked against its
 /// complexity limits. With reshape, a root that is not an object travels as
 /// `{"value": …}`.
-fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Note> {
+fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Vec<Note>> {
     let objects_only = analysis::accepts_only_objects(doc, doc.root);
     if !objects_only && !opts.reshape {
-        return Err(Note::new(
+        return Err(vec![Note::new(
             "",
             "type",
             Action::Degraded,
             "Claude's strict schemas are documented for object roots only (`--reshape` wraps other roots)",
-        ));
+        )]);
     }
     let rules = if objects_only { &STRICT_RULES } else { &STRICT_RULES_WRAPPED };
-    let lowered = lower::lower(doc, rules, lower::Settings::of(opts, true)).map_err(|f| f.0)?;
+    let lowered = lower::lower(doc, rules, lower::Settings::of(opts, true)).map_err(|b| b.0)?;
     let mut notes = lowered.notes;
     let mut exact = lowered.exact;
     let mut ann = lowered.schema;
@@ -193,12 +200,12 @@ fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Note> {
     exact &= !crate::reshape::disambiguate(&mut ann, &mut notes);
     if ann.get("type") != Some(&json!("object")) {
         if !opts.reshape {
-            return Err(Note::new(
+            return Err(vec![Note::new(
                 "",
                 "type",
                 Action::Degraded,
                 "the root does not lower to one object schema, which Claude's strict schemas need",
-            ));
+            )]);
         }
         ann = crate::reshape::wrap(ann, &mut notes);
     }
@@ -206,20 +213,20 @@ fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Note> {
     let annotated = crate::reshape::has_markers(&ann).then_some(ann);
     let (optional, unions) = complexity(&schema);
     if optional > MAX_OPTIONAL {
-        return Err(Note::new(
+        return Err(vec![Note::new(
             "",
             "required",
             Action::Degraded,
             format!("{optional} optional properties exceed Claude's limit of {MAX_OPTIONAL}"),
-        ));
+        )]);
     }
     if unions > MAX_UNION {
-        return Err(Note::new(
+        return Err(vec![Note::new(
             "",
             "anyOf",
             Action::Degraded,
             format!("{unions} properties with union types exceed Claude's limit of {MAX_UNION}"),
-        ));
+        )]);
     }
     Ok((schema, exact, notes, annotated))
 }
@@ -365,7 +372,7 @@ fn tool_schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: &Optio
                 lowered.schema
             }
             Err(fail) => {
-                em.notes.push(fail.0);
+                em.notes.extend(fail.0);
                 json!({})
             }
         };
@@ -395,7 +402,7 @@ fn tool_schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: &Optio
             forced_tool(em, profile, input, description, false);
         }
         Err(fail) => {
-            em.notes.push(fail.0);
+            em.notes.extend(fail.0);
             em.notes.push(Note::new(
                 "",
                 "",

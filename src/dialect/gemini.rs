@@ -78,6 +78,17 @@ pub(crate) fn json(em: &mut Fragment, doc: Option<&Doc<'_>>) {
     mime_only(em);
 }
 
+/// The schema lowered for `rules`, unless it constrains nothing the dialect can say.
+fn lowered(doc: &Doc<'_>, rules: &Rules, opts: &Options, reshape: bool) -> Result<lower::Lowered, lower::Blocked> {
+    let l = lower::lower(doc, rules, lower::Settings::of(opts, reshape))?;
+    // A root that constrains nothing is not worth sending.
+    let unconstrained = l.schema.as_object().is_some_and(|m| m.keys().all(|k| k == "title" || k == "description"));
+    if unconstrained {
+        return Err(lower::Fail::new("", "", "the schema constrains nothing the dialect can express").into());
+    }
+    Ok(l)
+}
+
 pub(crate) fn schema(em: &mut Fragment, doc: &Doc<'_>, opts: &Options) {
     let (rules, field) = match opts.gemini_dialect {
         GeminiDialect::ResponseSchema => (&RESPONSE_SCHEMA, "responseSchema"),
@@ -85,16 +96,7 @@ pub(crate) fn schema(em: &mut Fragment, doc: &Doc<'_>, opts: &Options) {
     };
     // `--reshape` carries maps as pairs, and what `responseSchema` cannot say as JSON text.
     let reshape = opts.gemini_dialect == GeminiDialect::ResponseSchema;
-    let lowered = lower::lower(doc, rules, lower::Settings::of(opts, reshape)).and_then(|l| {
-        // A root that constrains nothing is not worth sending.
-        let unconstrained = l.schema.as_object().is_some_and(|m| m.keys().all(|k| k == "title" || k == "description"));
-        if unconstrained {
-            Err(lower::Fail::new("", "", "the schema constrains nothing the dialect can express"))
-        } else {
-            Ok(l)
-        }
-    });
-    match lowered {
+    match lowered(doc, rules, opts, reshape) {
         Ok(mut lowered) => {
             if crate::reshape::has_markers(&lowered.schema) {
                 lowered.exact &= !crate::reshape::disambiguate(&mut lowered.schema, &mut lowered.notes);
@@ -116,7 +118,7 @@ pub(crate) fn schema(em: &mut Fragment, doc: &Doc<'_>, opts: &Options) {
             em.enforcement = if lowered.exact { Enforcement::Exact } else { Enforcement::Widened };
         }
         Err(fail) => {
-            em.notes.push(fail.0);
+            em.notes.extend(fail.0);
             if analysis::accepts_only_objects(doc, doc.root) {
                 em.notes.push(Note::new(
                     "",
@@ -127,6 +129,9 @@ pub(crate) fn schema(em: &mut Fragment, doc: &Doc<'_>, opts: &Options) {
                 mime_only(em);
             } else {
                 prompt_only(em);
+            }
+            if reshape && !opts.reshape && lowered(doc, rules, &opts.clone().with_reshape(true), true).is_ok() {
+                super::reshape_hint(em, &format!("`{field}`"));
             }
         }
     }

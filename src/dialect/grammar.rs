@@ -48,7 +48,7 @@ pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: 
     let lowered = lower::lower(doc, grammar.rules, lower::Settings::of(opts, false)).and_then(|l| {
         let object_typed = l.schema.get("type") == Some(&json!("object")) || l.schema.get("anyOf").is_some();
         if grammar.object_root && !object_typed {
-            return Err(lower::Fail::new("", "type", "the root does not lower to an object schema"));
+            return Err(lower::Fail::new("", "type", "the root does not lower to an object schema").into());
         }
         Ok(l)
     });
@@ -64,7 +64,7 @@ pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: 
             em.enforcement = if lowered.exact { Enforcement::Exact } else { Enforcement::Widened };
         }
         Err(fail) => {
-            em.notes.push(fail.0);
+            em.notes.extend(fail.0);
             if objects_only {
                 em.notes.push(Note::new(
                     "",

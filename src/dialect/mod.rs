@@ -24,6 +24,19 @@ pub(crate) fn nothing_native(em: &mut Fragment, why: &str) {
     ));
 }
 
+/// Tells a caller who did not ask for `--reshape` that it would get the
+/// schema sent natively (`what`): said only when the reshaped attempt succeeds.
+pub(crate) fn reshape_hint(em: &mut Fragment, what: &str) {
+    em.notes.push(Note::new(
+        "",
+        "",
+        Action::Info,
+        format!(
+            "with `--reshape` (`Options::with_reshape(true)`), {what} is sent for this schema: the parts above travel in reversible forms that `decode` undoes"
+        ),
+    ));
+}
+
 /// A JSON object from `(key, value)` pairs, moving the values. (`json!` copies
 /// an interpolated value through its serializer: a deep copy of the schema.)
 pub(crate) fn object<const N: usize>(pairs: [(&str, serde_json::Value); N]) -> serde_json::Value {

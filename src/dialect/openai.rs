@@ -84,12 +84,14 @@ pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: 
             let level = if exact { Enforcement::Exact } else { Enforcement::Widened };
             send_strict(em, profile, opts, schema, level);
         }
+        // Only what stops the rewrite is said: the schema as written breaks more
+        // rules, which the rewrite lifts (a default filled, a keyword dropped).
         Err(why) => {
-            if let Verdict::Fails(reasons) = strict::qualify(doc, doc.root, rules, opts.assert_formats) {
-                em.notes.extend(reasons);
-            }
-            em.notes.push(why);
+            em.notes.extend(why);
             fallback(em, profile, doc);
+            if !opts.reshape && rewrite(doc, rules, &opts.clone().with_reshape(true)).is_ok() {
+                super::reshape_hint(em, "strict `json_schema`");
+            }
         }
     }
 }
@@ -153,10 +155,12 @@ fn lowering_rules(rules: &StrictRules) -> Rules {
 /// for `decode` when reshaped.
 type Rewritten = (serde_json::Value, bool, Vec<Note>, Option<serde_json::Value>);
 
-fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Note> {
+/// Fails with every reason found: each location the lowering cannot express,
+/// or each rule the rewritten schema still breaks.
+fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Vec<Note>> {
     // Objects record where they came from: the notes of the passes below name source pointers.
     let settings = lower::Settings { locate: true, ..lower::Settings::of(opts, true) };
-    let lowered = lower::lower(doc, &lowering_rules(rules), settings).map_err(|f| f.0)?;
+    let lowered = lower::lower(doc, &lowering_rules(rules), settings).map_err(|b| b.0)?;
     let mut ann = lowered.schema;
     lower::split_type_arrays(&mut ann, rules.type_arrays);
     let mut reshape_notes = Vec::new();
@@ -187,16 +191,21 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritt
             Ok((schema, exact, notes, annotated))
         }
         Verdict::OverLimits => {
-            Err(Note::new("", "", Action::Degraded, "even rewritten, the schema exceeds the strict limits"))
+            Err(vec![Note::new("", "", Action::Degraded, "even rewritten, the schema exceeds the strict limits")])
         }
-        Verdict::Fails(mut reasons) => {
-            let first = reasons.remove(0);
-            Err(Note::new(
-                first.pointer,
-                first.keyword,
-                Action::Degraded,
-                format!("even rewritten, the schema stays outside the strict subset: {}", first.reason),
-            ))
+        Verdict::Fails(first) => {
+            // The fast pass stops at the first reason; the caller is told all of them.
+            let reasons = match strict::qualify(&out_doc, &schema, rules, opts.assert_formats) {
+                Verdict::Fails(all) if !all.is_empty() => all,
+                _ => first,
+            };
+            Err(reasons
+                .into_iter()
+                .map(|r| {
+                    let reason = format!("even rewritten, the schema stays outside the strict subset: {}", r.reason);
+                    Note::new(r.pointer, r.keyword, Action::Degraded, reason)
+                })
+                .collect())
         }
     }
 }

@@ -19,7 +19,7 @@ pub(crate) use crate::types;
 use crate::analysis::Doc;
 use crate::closure::Src;
 use crate::note::{Action, Note};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 /// Which literals an `enum` of the dialect may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,7 +230,33 @@ pub(crate) enum FailKind {
     Inexpressible,
     /// The location accepts no value at all.
     Empty,
+    /// The output grew past the lowering's size or nesting limit (inlined
+    /// references): nothing further is worth lowering.
+    Limit,
 }
+
+/// Why a whole lowering failed: every location the dialect cannot express
+/// (up to [`MAX_BLOCKERS`], in document order), or the one failure that
+/// stopped it (a location accepting nothing, a limit).
+#[derive(Debug)]
+pub(crate) struct Blocked(pub(crate) Vec<Note>);
+
+impl From<Fail> for Blocked {
+    fn from(f: Fail) -> Blocked {
+        Blocked(vec![f.0])
+    }
+}
+
+impl Blocked {
+    /// The first reason.
+    #[cfg(test)]
+    pub(crate) fn first(&self) -> Option<&Note> {
+        self.0.first()
+    }
+}
+
+/// Most inexpressible locations one lowering lists before it stops.
+const MAX_BLOCKERS: usize = 8;
 
 impl Fail {
     pub(crate) fn new(at: &str, keyword: &str, reason: impl Into<String>) -> Fail {
@@ -240,6 +266,10 @@ impl Fail {
     /// A location that accepts no value.
     pub(crate) fn empty(at: &str, keyword: &str, reason: impl Into<String>) -> Fail {
         Fail(Note::new(at, keyword, Action::Degraded, reason), FailKind::Empty)
+    }
+
+    fn limit(at: &str, reason: &str) -> Fail {
+        Fail(Note::new(at, "", Action::Degraded, reason), FailKind::Limit)
     }
 }
 
@@ -293,7 +323,13 @@ pub(crate) const PAIRS: &str = "$schemacast:pairs";
 pub(crate) const AT: &str = "$schemacast:at";
 
 /// Lowers the schema at `doc.root` under `rules`.
-pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, settings: Settings) -> Result<Lowered, Fail> {
+///
+/// # Errors
+///
+/// Without encodings, a location the dialect cannot express does not stop the
+/// lowering: it is noted and the rest is lowered, so that the error lists every
+/// such location (up to [`MAX_BLOCKERS`]), not only the first.
+pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, settings: Settings) -> Result<Lowered, Blocked> {
     let mut l = Lowerer {
         doc,
         rules,
@@ -308,9 +344,20 @@ pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, settings: Settings) -> Result<
         produced: 0,
         nesting: 0,
         defs: Vec::new(),
+        blockers: Vec::new(),
     };
     let root: Src<'_> = (doc.root, String::new());
-    let mut schema = l.location(std::slice::from_ref(&root), std::slice::from_ref(&root), "")?;
+    let lowered = l.location(std::slice::from_ref(&root), std::slice::from_ref(&root), "");
+    let mut schema = match lowered {
+        Ok(_) if !l.blockers.is_empty() => return Err(Blocked(l.blockers)),
+        Ok(schema) => schema,
+        Err(f) => {
+            // What stopped the lowering comes after the locations listed before it.
+            let mut all = l.blockers;
+            all.push(f.0);
+            return Err(Blocked(all));
+        }
+    };
     if !l.defs.is_empty() {
         let defs: Map<String, Value> =
             l.defs.into_iter().map(|(_, name, v)| (name, v.unwrap_or(Value::Bool(true)))).collect();
@@ -318,7 +365,7 @@ pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, settings: Settings) -> Result<
             Value::Object(m) => {
                 m.insert("$defs".to_owned(), Value::Object(defs));
             }
-            _ => return Err(Fail::new("", "$ref", "references need an object root to hold `$defs`")),
+            _ => return Err(Fail::new("", "$ref", "references need an object root to hold `$defs`").into()),
         }
     }
     // Repeated notes (one keyword reached through several paths) are listed once.
@@ -349,6 +396,9 @@ pub(crate) struct Lowerer<'a, 'd> {
     /// Passed-through references: target pointer, `$defs` name, lowered target
     /// (`None` while it is being lowered).
     pub(crate) defs: Vec<(String, String, Option<Value>)>,
+    /// Inexpressible locations met so far (without encodings): the lowering
+    /// goes on past them to list them all.
+    pub(crate) blockers: Vec<Note>,
 }
 
 impl<'d> Lowerer<'_, 'd> {
@@ -368,10 +418,10 @@ impl<'d> Lowerer<'_, 'd> {
     pub(crate) fn location(&mut self, own: &[Src<'d>], pi: &[Src<'d>], at: &str) -> Result<Value, Fail> {
         self.produced += 1;
         if self.produced > MAX_OUTPUT_NODES {
-            return Err(Fail::new(at, "", "the schema grows too large once references are inlined"));
+            return Err(Fail::limit(at, "the schema grows too large once references are inlined"));
         }
         if self.nesting >= MAX_NESTING {
-            return Err(Fail::new(at, "", "the schema nests too deeply once references are inlined"));
+            return Err(Fail::limit(at, "the schema nests too deeply once references are inlined"));
         }
         if let Some(v) = self.pass_through(own, pi, at) {
             return v;
@@ -388,11 +438,26 @@ impl<'d> Lowerer<'_, 'd> {
             Err(e) => Err(e),
         };
         let out = match out {
-            Err(Fail(why, FailKind::Inexpressible)) if self.encodings => {
+            Err(Fail(why, FailKind::Inexpressible | FailKind::Limit)) if self.encodings => {
                 // What was noted inside is replaced by the string: keep only the reason.
                 self.notes.truncate(notes_before);
                 self.exact = exact_before;
                 Ok(self.json_text(at, &why))
+            }
+            // Without encodings the lowering fails, but first it lists every
+            // location it cannot express: this one stands in as a string.
+            Err(Fail(why, FailKind::Inexpressible)) if self.blockers.len() + 1 < MAX_BLOCKERS => {
+                self.notes.truncate(notes_before);
+                self.exact = exact_before;
+                self.blockers.push(why);
+                Ok(json!({"type": "string"}))
+            }
+            Err(Fail(why, FailKind::Inexpressible)) if !self.blockers.is_empty() => {
+                self.blockers.push(why);
+                Err(Fail::limit(
+                    "",
+                    "more locations may follow that the dialect cannot express: only the first are listed",
+                ))
             }
             other => other,
         };

@@ -27,7 +27,9 @@ fn check(schema: Value) -> Result<(Value, bool), String> {
     let doc = Doc { root: &schema };
     let settings =
         Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
-    lower(&doc, &OPEN, settings).map(|l| (l.schema, l.exact)).map_err(|f| f.0.to_string())
+    lower(&doc, &OPEN, settings)
+        .map(|l| (l.schema, l.exact))
+        .map_err(|f| f.first().map(ToString::to_string).unwrap_or_default())
 }
 
 #[test]
@@ -65,7 +67,9 @@ fn ok_recursion_through_a_union_of_references_is_kept() {
     let doc = Doc { root: &s };
     let settings =
         Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
-    let lowered = lower(&doc, &REFS, settings).map_err(|f| f.0.to_string()).expect("lowers");
+    let lowered = lower(&doc, &REFS, settings)
+        .map_err(|f| f.first().map(ToString::to_string).unwrap_or_default())
+        .expect("lowers");
     assert!(lowered.exact, "nothing is cut: {:?}", lowered.notes);
     let e = &lowered.schema["$defs"]["E"]["anyOf"];
     assert_eq!(e[0], json!({"$ref": "#/$defs/Num"}));
@@ -74,7 +78,9 @@ fn ok_recursion_through_a_union_of_references_is_kept() {
     let s2 = json!({"type": "object", "properties": {"e": {"anyOf": [{"$ref": "#/$defs/N"}], "required": ["k"]}},
         "$defs": {"N": {"type": "object", "properties": {"k": {"type": "string"}}}}});
     let doc = Doc { root: &s2 };
-    let lowered = lower(&doc, &REFS, settings).map_err(|f| f.0.to_string()).expect("lowers");
+    let lowered = lower(&doc, &REFS, settings)
+        .map_err(|f| f.first().map(ToString::to_string).unwrap_or_default())
+        .expect("lowers");
     assert_eq!(lowered.schema["properties"]["e"]["required"], json!(["k"]));
 }
 
@@ -120,4 +126,30 @@ fn err_deep_inlining_is_bounded() {
     defs.insert("d200".into(), json!({"type": "string"}));
     let s = json!({"$defs": defs, "$ref": "#/$defs/d0"});
     assert!(check(s).unwrap_err().contains("too deeply"));
+}
+
+#[test]
+fn err_lists_each_inexpressible_location_up_to_the_cap() {
+    static NO_MAPS: Rules = Rules { maps: false, ..OPEN };
+    let settings =
+        Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
+    let with = |n: usize| {
+        let props: Map<String, Value> = (0..n)
+            .map(|i| (format!("m{i}"), json!({"type": "object", "additionalProperties": {"type": "integer"}})))
+            .collect();
+        json!({"type": "object", "properties": props})
+    };
+    let pointers = |schema: &Value| match lower(&Doc { root: schema }, &NO_MAPS, settings) {
+        Ok(_) => Vec::new(),
+        Err(b) => b.0.into_iter().map(|n| n.pointer).collect::<Vec<_>>(),
+    };
+    assert_eq!(pointers(&with(2)), ["/properties/m0/additionalProperties", "/properties/m1/additionalProperties"]);
+    // Past the cap: the first eight, then a note that more may follow.
+    let many = pointers(&with(12));
+    assert_eq!(many.len(), MAX_BLOCKERS + 1, "{many:?}");
+    assert_eq!(many[7], "/properties/m7/additionalProperties");
+    assert_eq!(many[8], "");
+    // With encodings, the same schema lowers (each map sent as pairs).
+    let enc = Settings { encodings: true, ..settings };
+    assert!(lower(&Doc { root: &with(12) }, &NO_MAPS, enc).is_ok());
 }

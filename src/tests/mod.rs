@@ -9,6 +9,7 @@ mod fuzz_seeds;
 mod golden;
 mod layers;
 mod native;
+mod notes;
 mod props;
 mod strategies;
 mod stream;

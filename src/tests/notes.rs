@@ -1,0 +1,94 @@
+//! What the notes of a fallback say: only what stops the native schema, and
+//! the `--reshape` hint exactly when reshaping would send one.
+
+use super::golden::{targets, with_documents};
+use crate::{Emission, Enforcement, Provider};
+use serde_json::{Value, json};
+
+const HINT: &str = "with `--reshape`";
+
+fn native(em: &Emission) -> bool {
+    matches!(em.enforcement(), Enforcement::Exact | Enforcement::Widened)
+}
+
+fn hinted(em: &Emission) -> bool {
+    em.notes().iter().any(|n| n.reason.starts_with(HINT))
+}
+
+/// Over every fixture and every target without reshape: the hint is there
+/// only when the same options with reshape send a native schema and these do
+/// not (it never promises what reshape does not do), and whenever that is so,
+/// a note names `--reshape` (the hint, or for a root that is not an object,
+/// the note saying that reshape wraps it).
+#[test]
+fn reshape_hint_is_said_exactly_when_reshape_sends_natively() {
+    let mut wrong = Vec::new();
+    let mut hints = 0;
+    for (group, case, path) in super::fixtures() {
+        let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON");
+        for (target, options) in targets().into_iter().filter(|(_, o)| !o.reshape) {
+            let options = with_documents(&group, options);
+            let (Ok(plain), Ok(reshaped)) =
+                (options.compile(&schema), options.clone().with_reshape(true).compile(&schema))
+            else {
+                continue;
+            };
+            let helps = !native(&plain) && native(&reshaped);
+            let named = plain.notes().iter().any(|n| n.reason.contains("`--reshape`"));
+            hints += usize::from(hinted(&plain));
+            if (hinted(&plain) && !helps) || (helps && !named) {
+                wrong.push(format!("{target}: {group}/{case}: hint {}, reshape helps {helps}", hinted(&plain)));
+            }
+        }
+    }
+    assert!(hints > 100, "the hint is exercised ({hints})");
+    assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+/// A Pydantic agent step whose only obstacle is a free-form `arguments: dict`:
+/// the notes name it alone (not the defaulted flag, the discriminated union or
+/// the open models, which the rewrite handles), on every mechanism that has a
+/// schema mode.
+#[test]
+fn fallback_names_only_the_obstacle() {
+    let schema = json!({
+        "$defs": {
+            "ToolCall": {"type": "object", "properties": {
+                "kind": {"const": "tool_call", "type": "string"},
+                "arguments": {"type": "object", "additionalProperties": true}},
+                "required": ["kind", "arguments"]},
+            "Final": {"type": "object", "properties": {
+                "kind": {"const": "final", "type": "string"}, "answer": {"type": "string", "minLength": 1}},
+                "required": ["kind", "answer"]}},
+        "type": "object",
+        "properties": {
+            "action": {"oneOf": [{"$ref": "#/$defs/ToolCall"}, {"$ref": "#/$defs/Final"}],
+                "discriminator": {"propertyName": "kind"}},
+            "is_final": {"type": "boolean", "default": false}},
+        "required": ["action"]
+    });
+    for p in [Provider::OpenAi, Provider::Gemini] {
+        let em = crate::emit(&schema, p).expect("compiles");
+        let degraded: Vec<_> =
+            em.notes().iter().filter(|n| n.action == crate::Action::Degraded).map(|n| n.pointer.as_str()).collect();
+        assert_eq!(degraded, ["/$defs/ToolCall/properties/arguments", ""], "{p}: {:#?}", em.notes());
+        assert!(hinted(&em), "{p}");
+    }
+}
+
+/// Every location the rewrite cannot express is listed, in document order.
+#[test]
+fn fallback_lists_every_obstacle() {
+    let map = json!({"type": "object", "additionalProperties": {"type": "integer"}});
+    let schema = json!({"type": "object", "properties": {"a": map, "b": {"type": "string"}, "c": map},
+        "required": ["a", "b", "c"], "additionalProperties": false});
+    let em = crate::emit(&schema, Provider::OpenAi).expect("compiles");
+    let at: Vec<_> =
+        em.notes().iter().filter(|n| n.action == crate::Action::Degraded).map(|n| n.pointer.as_str()).collect();
+    assert_eq!(
+        at,
+        ["/properties/a/additionalProperties", "/properties/c/additionalProperties", ""],
+        "{:#?}",
+        em.notes()
+    );
+}
