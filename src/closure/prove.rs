@@ -2,8 +2,11 @@
 //!
 //! `true` only when every keyword that could reject the value is one this
 //! module evaluates exactly and none rejects it; anything it does not know
-//! (patterns, formats, `not`, conditionals, exclusive unions, markers) makes it
-//! answer `false`, which only costs a default that is not filled.
+//! (`not`, conditionals, exclusive unions, markers) makes it answer `false`,
+//! which only costs a default that is not filled. The keywords that read the
+//! value alone (`pattern`, `format`, a fractional `multipleOf`) are asked of
+//! the validator `decode` uses, on a schema of that one keyword, so a regular
+//! expression or a format means here exactly what it means there.
 
 use super::Src;
 use crate::analysis::Doc;
@@ -41,6 +44,22 @@ fn number(v: &Value) -> Option<f64> {
     v.as_f64().filter(|f| f.abs() <= 9_007_199_254_740_992.0)
 }
 
+/// Whether the schema `{k: v}` accepts `value`, asked of jsonschema as the
+/// local validator is built (offline; the working form's draft). Formats are
+/// asserted, so a value passes only if it is valid whether or not the caller
+/// asserts them. A keyword that does not build (never, after preflight) proves
+/// nothing.
+fn alone(k: &str, v: &Value, value: &Value) -> bool {
+    let mut one = Map::new();
+    one.insert(k.to_owned(), v.clone());
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .offline()
+        .build(&Value::Object(one))
+        .is_ok_and(|validator| validator.is_valid(value))
+}
+
 #[allow(clippy::too_many_lines)]
 fn keyword(doc: &Doc<'_>, map: &Map<String, Value>, k: &str, v: &Value, value: &Value, budget: &mut usize) -> bool {
     match k {
@@ -73,7 +92,7 @@ fn keyword(doc: &Doc<'_>, map: &Map<String, Value>, k: &str, v: &Value, value: &
         "multipleOf" => match (value, number(v)) {
             (Value::Number(n), Some(m)) if m > 0.0 => match (n.as_i64(), v.as_i64()) {
                 (Some(a), Some(b)) if b > 0 => a % b == 0,
-                _ => false,
+                _ => alone(k, v, value),
             },
             (Value::Number(_), _) => false,
             _ => true,
@@ -136,7 +155,7 @@ fn keyword(doc: &Doc<'_>, map: &Map<String, Value>, k: &str, v: &Value, value: &
         "patternProperties" | "propertyNames" | "dependentRequired" | "dependentSchemas" | "unevaluatedProperties" => {
             value.as_object().is_none_or(Map::is_empty)
         }
-        "pattern" | "format" => !value.is_string(),
+        "pattern" | "format" => !value.is_string() || alone(k, v, value),
         // Annotations and containers never reject.
         k if crate::vocab::is_annotation(k) || matches!(k, "$defs" | "definitions") => true,
         // Unknown keywords are annotations; everything else is not evaluated here.
@@ -164,17 +183,28 @@ mod tests {
         assert!(check(&defs, &json!("low")));
         assert!(check(&json!({"type": "object", "properties": {"a": {"type": "string"}}}), &json!({"a": "x"})));
         assert!(check(&json!({"type": "number", "multipleOf": 2}), &json!(4)));
+        // Keywords that read the value alone, asked of the validator.
+        assert!(check(&json!({"type": "string", "pattern": "^a"}), &json!("abc")));
+        assert!(check(&json!({"type": "string", "pattern": "[A-Za-z_]+(/[A-Za-z_]+)?"}), &json!("UTC")));
+        assert!(check(&json!({"type": "string", "format": "email"}), &json!("a@b.c")));
+        assert!(check(&json!({"type": "string", "format": "date"}), &json!("2024-02-29")));
+        assert!(check(&json!({"type": "number", "multipleOf": 0.5}), &json!(1.5)));
+        // As the validator reads it (0.3 is a multiple of 0.1 there, as it should be).
+        assert!(check(&json!({"type": "number", "multipleOf": 0.1}), &json!(0.3)));
+        assert!(check(&json!({"type": "string", "format": "no-such-format"}), &json!("x")));
     }
 
     #[test]
     fn err_refuses_what_it_cannot_prove() {
-        assert!(!check(&json!({"type": "string", "pattern": "^a"}), &json!("abc")));
-        assert!(!check(&json!({"type": "string", "format": "email"}), &json!("a@b.c")));
+        assert!(!check(&json!({"type": "string", "pattern": "^a"}), &json!("bc")));
+        assert!(!check(&json!({"type": "string", "pattern": "^\\d+$"}), &json!("12a")));
+        assert!(!check(&json!({"type": "string", "format": "email"}), &json!("nobody")));
+        assert!(!check(&json!({"type": "string", "format": "date"}), &json!("2023-02-29")));
         assert!(!check(&json!({"not": {"type": "null"}}), &json!(1)));
         assert!(!check(&json!({"type": "array", "minItems": 1}), &json!([])));
         assert!(!check(&json!({"type": "integer"}), &json!(1.5)));
         assert!(!check(&json!({"enum": [1]}), &json!("1")));
-        assert!(!check(&json!({"type": "number", "multipleOf": 0.1}), &json!(0.3)));
+        assert!(!check(&json!({"type": "number", "multipleOf": 0.1}), &json!(0.35)));
         assert!(!check(&json!({"oneOf": [{"type": "null"}, {}]}), &json!(null)));
         assert!(!check(&json!(false), &json!(null)));
     }

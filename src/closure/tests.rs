@@ -151,10 +151,15 @@ fn ok_defaults_fill_in() {
         "tags": {"type": "array", "items": {"type": "string"}, "default": []},
         "mode": {"enum": ["a", "b"], "default": "a"},
         "p": {"$ref": "#/$defs/P", "default": "low"},
-        "pat": {"type": "string", "pattern": "^z", "default": "zz"}},
+        "pat": {"type": "string", "pattern": "^z", "default": "zz"},
+        "bad": {"type": "string", "pattern": "^z", "default": "a"}},
         "$defs": {"P": {"enum": ["low", "high"]}}});
     let got = project(&s, &json!({"mode": "b"}));
-    assert_eq!(got, json!({"mode": "b", "x": null, "tags": [], "p": "low"}), "pattern defaults are not proved");
+    assert_eq!(
+        got,
+        json!({"mode": "b", "x": null, "tags": [], "p": "low", "pat": "zz"}),
+        "a default its pattern accepts fills in; one it refuses does not"
+    );
     let closed = json!({"type": "object", "properties": {"d": {"type": "boolean", "default": false}}, "additionalProperties": false});
     assert_eq!(project(&closed, &json!({})), json!({"d": false}), "a closed object still fills its declared keys");
     let off = Readings { fill: false, ..Readings::ALL };
