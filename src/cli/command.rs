@@ -85,6 +85,8 @@ pub(crate) enum Command {
         instance: String,
     },
     /// The share of the schemas under DIR at each enforcement level, per provider (mode `schema`).
+    #[command(after_help = "With --provider P: that provider's row, then each schema not sent a native schema, \
+        with what stops it and whether --reshape would send one.")]
     Coverage {
         #[command(flatten)]
         compile: Compile,

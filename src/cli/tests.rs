@@ -335,3 +335,28 @@ fn ok_completions_for_every_shell() {
     }
     assert_eq!(cli(&["completions", "tcsh"], "").code, 2);
 }
+
+#[test]
+fn ok_coverage_for_one_provider_lists_what_stops_each_schema() {
+    let o = cli(&["coverage", "-p", "openai", "fixtures/apps"], "");
+    assert_eq!(o.code, 0, "{}", o.err);
+    let rows: Vec<&str> = o.out.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| provider")).collect();
+    assert_eq!(rows.len(), 1, "one provider's row: {}", o.out);
+    assert!(rows[0].starts_with("| openai |"));
+    // A map stops it, and reshape would send it.
+    let map = "- fixtures/apps/pydantic-knowledge-graph.json: json (native with `--reshape`)\n  - /properties/aliases/additionalProperties: a map";
+    assert!(o.out.contains(map), "{}", o.out);
+    // A root that is not an object: nothing native, and reshape wraps it.
+    assert!(
+        o.out.contains("- fixtures/apps/gemini-docs-recipe-list.json: prompt (native with `--reshape`)"),
+        "{}",
+        o.out
+    );
+    // A schema sent strict is not listed.
+    assert!(!o.out.contains("openai-docs-ui-generation.json"), "{}", o.out);
+    let listed = o.out.lines().filter(|l| l.starts_with("- ")).count();
+    assert!(o.out.contains(&format!("not sent a native schema ({listed} of 59)")), "{}", o.out);
+    // With reshape, every one is sent natively: no list.
+    let o = cli(&["coverage", "-p", "openai", "--reshape", "fixtures/apps"], "");
+    assert!(!o.out.contains("not sent a native schema"), "{}", o.out);
+}
