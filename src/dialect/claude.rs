@@ -23,6 +23,10 @@ use crate::options::{ClaudeMechanism, Options};
 use crate::profile::{Envelope, Profile};
 use serde_json::{Map, Value, json};
 
+mod limits;
+pub(crate) use limits::{MAX_OPTIONAL, MAX_UNION, complexity};
+use limits::{cap_min_items, fit_optional_limit};
+
 /// The beta header of the legacy `output_format` field.
 pub(crate) const BETA_HEADER: (&str, &str) = ("anthropic-beta", "structured-outputs-2025-11-13");
 
@@ -47,11 +51,6 @@ pub(crate) static STRICT_RULES: Rules = Rules {
     max_optional: usize::MAX,
     reserved_names: &[],
 };
-
-/// Most optional properties across all strict schemas of a request.
-pub(crate) const MAX_OPTIONAL: usize = 24;
-/// Most properties with union types (`anyOf` or a type array).
-pub(crate) const MAX_UNION: usize = 16;
 
 /// The forced tool's name; `decode` looks for its `tool_use` block.
 pub(crate) const TOOL: &str = "emit_structured_output";
@@ -197,6 +196,9 @@ fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Vec<Note>> {
     let mut exact = lowered.exact;
     let mut ann = lowered.schema;
     cap_min_items(&mut ann, "", &mut notes, &mut exact);
+    if opts.reshape {
+        fit_optional_limit(&mut ann, &mut notes);
+    }
     exact &= !crate::reshape::disambiguate(&mut ann, &mut notes);
     if ann.get("type") != Some(&json!("object")) {
         if !opts.reshape {
@@ -229,84 +231,6 @@ fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Vec<Note>> {
         )]);
     }
     Ok((schema, exact, notes, annotated))
-}
-
-/// Claude takes `minItems` 0 or 1 only: a larger minimum is sent as 1 (widening).
-fn cap_min_items(v: &mut Value, at: &str, notes: &mut Vec<Note>, exact: &mut bool) {
-    let Value::Object(m) = v else { return };
-    if m.get("minItems").and_then(Value::as_u64).is_some_and(|n| n > 1) {
-        m.insert("minItems".to_owned(), json!(1));
-        *exact = false;
-        notes.push(Note::new(
-            at,
-            "minItems",
-            Action::Rewritten,
-            "Claude takes `minItems` 0 or 1 only: sent as 1 (widening)",
-        ));
-    }
-    for (k, sub) in m.iter_mut() {
-        match (k.as_str(), sub) {
-            ("properties", Value::Object(p)) => {
-                for (name, s) in p.iter_mut() {
-                    cap_min_items(
-                        s,
-                        &crate::pointer::push(&crate::pointer::push(at, "properties"), name),
-                        notes,
-                        exact,
-                    );
-                }
-            }
-            ("items", s) => cap_min_items(s, &crate::pointer::push(at, "items"), notes, exact),
-            ("anyOf", Value::Array(b)) => {
-                for (i, s) in b.iter_mut().enumerate() {
-                    cap_min_items(s, &crate::pointer::push_index(&crate::pointer::push(at, "anyOf"), i), notes, exact);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Optional properties and properties with union types, over the whole schema.
-pub(crate) fn complexity(v: &Value) -> (usize, usize) {
-    let Value::Object(m) = v else { return (0, 0) };
-    let mut optional = 0;
-    let mut unions = 0;
-    if let Some(Value::Object(props)) = m.get("properties") {
-        let required: std::collections::HashSet<&str> = m
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        for (name, p) in props {
-            if !required.contains(&name.as_str()) {
-                optional += 1;
-            }
-            let union =
-                p.get("anyOf").is_some() || p.get("type").and_then(Value::as_array).is_some_and(|a| a.len() > 1);
-            if union {
-                unions += 1;
-            }
-            let (o, u) = complexity(p);
-            optional += o;
-            unions += u;
-        }
-    }
-    for k in ["items", "additionalProperties"] {
-        if let Some(s) = m.get(k) {
-            let (o, u) = complexity(s);
-            optional += o;
-            unions += u;
-        }
-    }
-    if let Some(Value::Array(b)) = m.get("anyOf") {
-        for s in b {
-            let (o, u) = complexity(s);
-            optional += o;
-            unions += u;
-        }
-    }
-    (optional, unions)
 }
 
 fn send_strict(

@@ -23,6 +23,7 @@ use crate::lower::{AT, JSON_TEXT, PAIRS};
 use crate::note::{Action, Note};
 use crate::types::TypeSet;
 use serde_json::{Map, Value, json};
+use std::collections::HashSet;
 
 mod inverse;
 pub(crate) mod read;
@@ -50,24 +51,42 @@ pub(crate) type Accepts<'f> = &'f dyn Fn(&str, &Value) -> bool;
 /// behind a presence wrapper. A note per object.
 pub(crate) fn optionals(ann: &mut Value, notes: &mut Vec<Note>) {
     let snapshot = ann.clone();
-    rewrite_optionals(ann, &snapshot, "", notes, 0);
+    rewrite_optionals(ann, &snapshot, "", notes, 0, None);
 }
 
-fn rewrite_optionals(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, depth: usize) {
+/// [`optionals`] for the listed properties only: `(object, name)`, the object
+/// by its pointer in `ann` (a provider's limit on optional properties is met
+/// by rewriting just enough of them).
+pub(crate) fn optionals_among(ann: &mut Value, only: &HashSet<(String, String)>, notes: &mut Vec<Note>) {
+    let snapshot = ann.clone();
+    rewrite_optionals(ann, &snapshot, "", notes, 0, Some(only));
+}
+
+fn rewrite_optionals(
+    v: &mut Value,
+    root: &Value,
+    at: &str,
+    notes: &mut Vec<Note>,
+    depth: usize,
+    only: Option<&HashSet<(String, String)>>,
+) {
     let Value::Object(m) = v else { return };
     if depth > crate::vocab::MAX_DEPTH_CEILING || m.contains_key(JSON_TEXT) {
         return;
     }
-    crate::lower::for_each_child_at_mut(m, at, &mut |s, here| rewrite_optionals(s, root, &here, notes, depth + 1));
+    crate::lower::for_each_child_at_mut(m, at, &mut |s, here| {
+        rewrite_optionals(s, root, &here, notes, depth + 1, only);
+    });
     let required: Vec<String> = match m.get("required") {
         Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
         _ => Vec::new(),
     };
+    let chosen = |k: &String| only.is_none_or(|o| o.contains(&(at.to_owned(), k.clone())));
     // Notes name the source location the lowering recorded, else the spot in the sent schema.
     let at = m.get(AT).and_then(Value::as_str).unwrap_or(at).to_owned();
     let at = at.as_str();
     let Some(Value::Object(props)) = m.get_mut("properties") else { return };
-    let optional: Vec<String> = props.keys().filter(|k| !required.contains(k)).cloned().collect();
+    let optional: Vec<String> = props.keys().filter(|k| !required.contains(k) && chosen(k)).cloned().collect();
     if optional.is_empty() {
         return;
     }
@@ -97,7 +116,12 @@ fn rewrite_optionals(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note
             nullable.push(name.clone());
         }
     }
-    let all: Vec<Value> = props.keys().map(|k| Value::String(k.clone())).collect();
+    // Required now: what was, and what was rewritten (in the properties' order).
+    let all: Vec<Value> = props
+        .keys()
+        .filter(|k| required.contains(k) || optional.contains(k))
+        .map(|k| Value::String(k.clone()))
+        .collect();
     m.insert("required".to_owned(), Value::Array(all));
     if !nullable.is_empty() {
         notes.push(Note::new(
