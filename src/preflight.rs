@@ -102,6 +102,7 @@ pub(crate) fn check<'a>(schema: &'a Value, opts: &Options) -> Result<Checked<'a>
         ));
     }
     check_size(schema, opts)?;
+    check_reserved(schema, "")?;
     let draft = Draft::detect(schema, opts.default_draft).map_err(|uri| {
         Error::new(
             ErrorKind::Unsupported,
@@ -163,6 +164,7 @@ fn check_resources(opts: &Options) -> Result<(), Error> {
             ));
         }
         check_size(doc, opts).map_err(|e| Error::new(e.kind(), at(e.pointer()), e.message()))?;
+        check_reserved(doc, &at(""))?;
         let draft = Draft::detect(doc, opts.default_draft).map_err(|u| {
             Error::new(
                 ErrorKind::Unsupported,
@@ -240,6 +242,45 @@ fn kind_of(v: &Value) -> &'static str {
 }
 
 /// Depth and node count, without recursion.
+/// The prefix of schemacast's internal markers in annotated schemas.
+const RESERVED: &str = "$schemacast:";
+
+/// No key and no string of the schema starts with [`RESERVED`]: the passes
+/// that remove markers before sending would take such a property name away
+/// (a narrowing), and a body could not be told from an annotated schema.
+/// `prefix` goes before the pointer (a supplied document's URI).
+fn check_reserved(schema: &Value, prefix: &str) -> Result<(), Error> {
+    let mut stack = vec![(schema, String::new())];
+    while let Some((v, at)) = stack.pop() {
+        let found = match v {
+            Value::Object(m) => m.iter().find_map(|(k, sub)| {
+                let here = crate::pointer::push(&at, k);
+                let hit = k.starts_with(RESERVED).then(|| here.clone());
+                stack.push((sub, here));
+                hit
+            }),
+            Value::Array(items) => {
+                for (i, sub) in items.iter().enumerate() {
+                    stack.push((sub, crate::pointer::push_index(&at, i)));
+                }
+                None
+            }
+            Value::String(s) if s.starts_with(RESERVED) => Some(at.clone()),
+            _ => None,
+        };
+        if let Some(p) = found {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!("{prefix}{p}"),
+                format!(
+                    "`{RESERVED}` begins schemacast's internal markers: a key or string starting with it cannot be sent"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_size(schema: &Value, opts: &Options) -> Result<(), Error> {
     // The common case, without building a pointer per value; the slow walk
     // below repeats it with pointers only to name the spot of a failure.

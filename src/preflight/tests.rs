@@ -85,3 +85,20 @@ fn err_bad_resources() {
     let e = check(&schema, &broken).unwrap_err();
     assert_eq!((e.kind(), e.pointer()), (ErrorKind::InvalidSchema, "defs.json#/type"));
 }
+
+/// Found by `cargo fuzz run emit`: a property named `$schemacast:bark` reached
+/// Ollama's body, and the passes that remove internal markers would have taken
+/// it out of a strict body (with `additionalProperties: false`, a narrowing).
+#[test]
+fn err_reserved_marker_prefix() {
+    let e = run(
+        json!({"type": "object", "properties": {"kind": {"const": "dog"}, "$schemacast:bark": {"type": "string"}}}),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert_eq!(e.pointer(), "/properties/$schemacast:bark");
+    let e = run(json!({"enum": ["a", "$schemacast:json"]})).unwrap_err();
+    assert_eq!(e.pointer(), "/enum/1");
+    // A marker-like text inside a string is fine.
+    assert!(run(json!({"description": "see $schemacast:json", "type": "string"})).is_ok());
+}
