@@ -63,9 +63,7 @@ fn optional_properties(v: &Value, at: &str, out: &mut Vec<(String, String, u8)>)
         let base = crate::pointer::push(at, "properties");
         for (name, p) in props {
             if !required.contains(&name.as_str()) {
-                let union =
-                    p.get("anyOf").is_some() || p.get("type").and_then(Value::as_array).is_some_and(|a| a.len() > 1);
-                out.push((at.to_owned(), name.clone(), u8::from(!union)));
+                out.push((at.to_owned(), name.clone(), u8::from(!is_union(p))));
             }
             optional_properties(p, &crate::pointer::push(&base, name), out);
         }
@@ -134,9 +132,7 @@ pub(crate) fn complexity(v: &Value) -> (usize, usize) {
             if !required.contains(&name.as_str()) {
                 optional += 1;
             }
-            let union =
-                p.get("anyOf").is_some() || p.get("type").and_then(Value::as_array).is_some_and(|a| a.len() > 1);
-            if union {
+            if is_union(p) {
                 unions += 1;
             }
             let (o, u) = complexity(p);
@@ -159,4 +155,41 @@ pub(crate) fn complexity(v: &Value) -> (usize, usize) {
         }
     }
     (optional, unions)
+}
+
+/// A property with a union type, as Claude counts them (`anyOf` or a type
+/// array): one definition for the limit and for choosing what to rewrite.
+fn is_union(p: &Value) -> bool {
+    p.get("anyOf").is_some() || p.get("type").and_then(Value::as_array).is_some_and(|a| a.len() > 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(n: usize) -> Value {
+        let props: serde_json::Map<String, Value> =
+            (0..n).map(|i| (format!("p{i:02}"), json!({"type": "string"}))).collect();
+        json!({"type": "object", "properties": props, "additionalProperties": false})
+    }
+
+    #[test]
+    fn ok_just_enough_optionals_are_rewritten() {
+        let mut ann = strings(26);
+        let mut notes = Vec::new();
+        fit_optional_limit(&mut ann, &mut notes);
+        assert_eq!(complexity(&lower::strip(&ann)), (MAX_OPTIONAL, 2));
+        assert_eq!(ann["required"], json!(["p00", "p01"]));
+    }
+
+    #[test]
+    fn err_left_alone_when_the_union_limit_would_break() {
+        // 60 plain optionals: 36 rewrites would make 36 union-typed properties.
+        let mut ann = strings(60);
+        let before = ann.clone();
+        let mut notes = Vec::new();
+        fit_optional_limit(&mut ann, &mut notes);
+        assert_eq!(ann, before);
+        assert!(notes.is_empty());
+    }
 }
