@@ -188,6 +188,33 @@ pub(crate) const OPAQUE: &str = "$schemacast:opaque";
 /// Read as constraints that can only be dropped (widening).
 pub(crate) const ASSERTS: &str = "$schemacast:asserts";
 
+/// How the local validator reads `format: name` in a draft, against the
+/// 2020-12 reading the working form (and every provider) gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FormatReading {
+    /// Checked the same way.
+    Same,
+    /// Not a format of this draft: an annotation the validator does not check.
+    Annotation,
+    /// Checked by this draft's looser rule (draft-04/06 `hostname`: RFC 1034 alone).
+    Looser,
+}
+
+/// jsonschema's own table of which formats each draft asserts (checked
+/// against the crate by a test, so an upgrade that moves it is caught).
+pub(crate) fn format_reading(draft: Draft, name: &str) -> FormatReading {
+    use Draft::{Draft6, Draft7, Draft201909};
+    match name {
+        "duration" | "uuid" if draft < Draft201909 => FormatReading::Annotation,
+        "iri" | "iri-reference" | "relative-json-pointer" if draft < Draft7 => FormatReading::Annotation,
+        // jsonschema is built without its `idna` feature.
+        "idn-hostname" | "idn-email" => FormatReading::Annotation,
+        "json-pointer" | "uri-reference" | "uri-template" if draft < Draft6 => FormatReading::Annotation,
+        "hostname" if draft <= Draft6 => FormatReading::Looser,
+        _ => FormatReading::Same,
+    }
+}
+
 /// Annotations that schema generators and OpenAPI emit beside the standard
 /// ones (Pydantic's `discriminator`, OpenAPI's `example`, `xml`,
 /// `externalDocs`): known, so they get no "unknown keyword" note, and never
@@ -333,6 +360,61 @@ pub(crate) fn is_annotation(keyword: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `format_reading` is jsonschema's table: for every format a provider
+    /// may be sent and every draft, a string the 2020-12 reading rejects is
+    /// rejected by the draft's validator exactly when the table says `Same`;
+    /// and where it says `Looser`, a string only the later reading rejects
+    /// passes the draft's validator.
+    #[test]
+    fn format_reading_is_the_validators_table() {
+        let probes: &[(&str, &str)] = &[
+            ("date-time", "yesterday"),
+            ("date", "2023-02-29"),
+            ("time", "25:00:00Z"),
+            ("duration", "PT0.5S"),
+            ("email", "nobody"),
+            ("hostname", "-bad-.example"),
+            ("uri", "no scheme"),
+            ("uri-reference", "\\\\x"),
+            ("iri", "no scheme"),
+            ("iri-reference", "\\\\x"),
+            ("ipv4", "256.0.0.1"),
+            ("ipv6", "::g"),
+            ("uuid", "not-a-uuid"),
+            ("json-pointer", "no-slash"),
+            ("relative-json-pointer", "/x"),
+            ("uri-template", "{unclosed"),
+            ("regex", "("),
+        ];
+        let accepts = |draft: Draft, name: &str, value: &str| {
+            jsonschema::options()
+                .with_draft(draft.to_jsonschema())
+                .should_validate_formats(true)
+                .build(&json!({"format": name}))
+                .expect("builds")
+                .is_valid(&json!(value))
+        };
+        for &(name, bad) in probes {
+            assert!(!accepts(Draft::Draft202012, name, bad), "{name}: the probe {bad:?} is valid in 2020-12");
+            for &draft in Draft::ALL {
+                let reading = format_reading(draft, name);
+                let checked = !accepts(draft, name, bad);
+                assert_eq!(checked, reading != FormatReading::Annotation, "{name} in draft {}", draft.name());
+            }
+        }
+        for name in ["idn-hostname", "idn-email"] {
+            for &draft in Draft::ALL {
+                assert!(accepts(draft, name, "-bad-@-.") && format_reading(draft, name) == FormatReading::Annotation);
+            }
+        }
+        // A hostname RFC 1034 allows and the later reading refuses (`--` in
+        // the third and fourth place outside an A-label).
+        for &draft in Draft::ALL {
+            let looser = accepts(draft, "hostname", "ab--cd.example");
+            assert_eq!(looser, format_reading(draft, "hostname") == FormatReading::Looser, "draft {}", draft.name());
+        }
+    }
 
     #[test]
     fn ok_draft_names_and_uris() {

@@ -280,6 +280,21 @@ impl<'r> Walker<'r> {
                 "contentMediaType" | "contentEncoding" if draft <= Draft::Draft7 => {
                     push_assert(&mut out, kw);
                 }
+                "format" => match value.as_str().map(|name| (name, vocab::format_reading(draft, name))) {
+                    Some((name, vocab::FormatReading::Annotation)) => self.notes.push(Note::new(
+                        src.display(),
+                        kw,
+                        Action::Ignored,
+                        format!(
+                            "format {name:?} is not defined in draft {}: an annotation there, which the validator does not check; not sent",
+                            draft.name()
+                        ),
+                    )),
+                    Some((_, vocab::FormatReading::Looser)) => push_assert(&mut out, kw),
+                    _ => {
+                        out.insert(k.clone(), value.clone());
+                    }
+                },
                 "type" if draft == Draft::Draft4 => {
                     out.insert(kw.to_owned(), value.clone());
                     let integers = crate::types::TypeSet::from_keyword(value).is_some_and(|t| t.integer && !t.number);

@@ -365,7 +365,12 @@ impl<'d> Lowerer<'_, 'd> {
                 }
                 vocab::ASSERTS => {
                     for name in value.as_array().into_iter().flatten().filter_map(Value::as_str) {
-                        let (keyword, reason) = if name == "integer" {
+                        let (keyword, reason) = if name == "format" {
+                            (
+                                "format",
+                                "`hostname` in draft 4 and 6 is checked by RFC 1034 alone, looser than the later drafts' reading a native schema gets: dropped (widening)",
+                            )
+                        } else if name == "integer" {
                             (
                                 "type",
                                 "read as `integer` of later drafts: draft-04 integers exclude numbers written with a fraction (`1.0`), which a native `integer` admits (widening)",

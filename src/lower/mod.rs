@@ -169,7 +169,7 @@ pub(crate) fn split_type_arrays(v: &mut serde_json::Value, nullable_pairs: bool)
     };
     let non_null: Vec<&String> = names.iter().filter(|n| *n != "null").collect();
     let pair_ok = nullable_pairs && non_null.len() <= 1;
-    if pair_ok || (out.contains_key("enum") && nullable_pairs) {
+    if pair_ok {
         return;
     }
     if let [only] = names.as_slice() {
@@ -191,7 +191,10 @@ pub(crate) fn split_type_arrays(v: &mut serde_json::Value, nullable_pairs: bool)
             if mine.is_empty() {
                 continue;
             }
-            b.insert("enum".to_owned(), Value::Array(mine));
+            // `null` is the type's only value: the branch says it without a list.
+            if t != "null" {
+                b.insert("enum".to_owned(), Value::Array(mine));
+            }
         }
         branches.push(Value::Object(b));
     }
