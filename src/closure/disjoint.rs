@@ -39,7 +39,7 @@ pub(crate) fn disjoint<'a>(doc: &Doc<'a>, branches: &[Src<'a>], within: TypeSet,
     if branches.len() > MAX_PAIRWISE {
         return false;
     }
-    let facts: Vec<Branch<'a>> = branches.iter().map(|b| Branch::of(doc, b)).collect();
+    let facts: Vec<Branch<'a>> = branches.iter().map(|b| Branch::of(doc, b, 0)).collect();
     let compared = match purpose {
         Purpose::Exact => within,
         Purpose::Projection => within.intersect(TypeSet { object: true, array: true, ..TypeSet::NONE }),
@@ -53,32 +53,64 @@ struct Branch<'a> {
     must: Must<'a>,
     /// Each required key with the scalar literals it is pinned to, if any.
     pinned: Vec<(&'a str, Option<Vec<Value>>)>,
+    /// The branches of a union every instance must satisfy (a nested
+    /// `oneOf`/`anyOf`, as Pydantic writes a discriminated union inside
+    /// another): each instance satisfies one of them.
+    alternatives: Vec<Branch<'a>>,
 }
 
+/// Nested unions are looked into this deep.
+const MAX_NESTED: usize = 3;
+
 impl<'a> Branch<'a> {
-    fn of(doc: &Doc<'a>, src: &Src<'a>) -> Branch<'a> {
+    fn of(doc: &Doc<'a>, src: &Src<'a>, depth: usize) -> Branch<'a> {
         let types = type_bound(doc, std::slice::from_ref(src), 0);
         let must = must(doc, std::slice::from_ref(src));
         let mut pinned = Vec::new();
+        let mut alternatives = Vec::new();
         if !must.unknown {
             let mut keys = must.required();
             keys.sort_unstable();
             keys.dedup();
             pinned = keys.into_iter().map(|k| (k, must.required_literals(doc, k))).collect();
+            let union = must.nodes.iter().find_map(|(m, at)| {
+                ["oneOf", "anyOf"].into_iter().find_map(|kw| match m.get(kw) {
+                    Some(Value::Array(bs)) if !bs.is_empty() && bs.len() <= MAX_PAIRWISE => {
+                        Some((bs, crate::pointer::push(at, kw)))
+                    }
+                    _ => None,
+                })
+            });
+            if let Some((bs, base)) = union.filter(|_| depth < MAX_NESTED) {
+                alternatives = bs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| Branch::of(doc, &(b, crate::pointer::push_index(&base, i)), depth + 1))
+                    .collect();
+            }
         }
-        Branch { types, must, pinned }
+        Branch { types, must, pinned, alternatives }
     }
 }
 
+/// No value satisfies both (or, for the projection, no projected value): told
+/// apart by type or by a key, or, when one must satisfy a nested union, every
+/// branch of that union is apart from the other.
 fn apart(a: &Branch<'_>, b: &Branch<'_>, within: TypeSet) -> bool {
     let shared = a.types.intersect(b.types).intersect(within);
     if shared.is_empty() {
         return true;
     }
-    if shared != TypeSet::object_only() || a.must.unknown || b.must.unknown {
+    if a.must.unknown || b.must.unknown {
         return false;
     }
-    keyed_apart(a, b) || keyed_apart(b, a)
+    if shared == TypeSet::object_only() && (keyed_apart(a, b) || keyed_apart(b, a)) {
+        return true;
+    }
+    let all_apart = |alts: &[Branch<'_>], other: &Branch<'_>| {
+        !alts.is_empty() && alts.iter().all(|alt| apart(alt, other, within))
+    };
+    all_apart(&a.alternatives, b) || all_apart(&b.alternatives, a)
 }
 
 /// A key `a` requires that `b` forbids, or that both pin to disjoint literals.

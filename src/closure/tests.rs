@@ -123,6 +123,29 @@ fn ok_a_key_one_branch_requires_and_another_forbids_separates_them() {
 }
 
 #[test]
+fn ok_a_nested_union_is_apart_when_each_of_its_branches_is() {
+    // Pydantic's nested discriminated union: cats split by `color` inside a
+    // union split by `pet_type`.
+    let cat = |color: &str| {
+        json!({"type": "object", "properties": {"pet_type": {"const": "cat"}, "color": {"const": color}},
+            "required": ["pet_type", "color"]})
+    };
+    let s = json!({"oneOf": [
+        {"oneOf": [cat("black"), cat("white")]},
+        {"type": "object", "properties": {"pet_type": {"const": "dog"}}, "required": ["pet_type"]},
+        {"type": "object", "properties": {"pet_type": {"enum": ["lizard", "reptile"]}}, "required": ["pet_type"]}]});
+    assert!(one_of_disjoint(&s, TypeSet::object_only(), Purpose::Exact));
+    assert!(one_of_disjoint(&s, TypeSet::object_only(), Purpose::Projection));
+    let x = json!({"pet_type": "cat", "color": "white", "whiskers": 12});
+    assert_eq!(project(&s, &x), json!({"pet_type": "cat", "color": "white"}));
+    // One branch of the nested union that meets the dog is enough to refuse.
+    let s = json!({"oneOf": [
+        {"anyOf": [cat("black"), {"type": "object", "properties": {"name": {}}, "required": ["name"]}]},
+        {"type": "object", "properties": {"pet_type": {"const": "dog"}}, "required": ["pet_type"]}]});
+    assert!(!one_of_disjoint(&s, TypeSet::object_only(), Purpose::Exact), "{{\"name\":1,\"pet_type\":\"dog\"}}");
+}
+
+#[test]
 fn ok_nested_unions_join_their_branches_when_proving_disjointness() {
     // An array matches both branches: the nested union admits arrays too.
     let s = json!({"oneOf": [{"type": "array"},
