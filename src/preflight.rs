@@ -256,6 +256,16 @@ fn meta_validate(schema: &Value, draft: Draft, at: &str) -> Result<(), Error> {
         Draft::Draft4 => collect(draft4::meta::validator().iter_errors(schema)),
     };
     for p in &mut problems {
+        // Draft-04's boolean exclusive bounds (and OpenAPI 3.0's, which follows
+        // it) in a schema read under a later draft: say how to read it as such.
+        let boolean_bound = (p.pointer.ends_with("/exclusiveMinimum") || p.pointer.ends_with("/exclusiveMaximum"))
+            && schema.pointer(&p.pointer).is_some_and(Value::is_boolean);
+        if boolean_bound && draft != Draft::Draft4 {
+            p.message.push_str(&format!(
+                " (a boolean bound is draft-04's form, also OpenAPI 3.0's; the schema is read as draft {}: give it `\"$schema\": \"http://json-schema.org/draft-04/schema#\"`, or pass `--draft 4`, `Options::with_default_draft(Draft::Draft4)`)",
+                draft.name()
+            ));
+        }
         p.pointer = format!("{at}{}", p.pointer);
     }
     if problems.is_empty() { Ok(()) } else { Err(Error::many(ErrorKind::InvalidSchema, problems)) }

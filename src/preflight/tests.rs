@@ -74,6 +74,21 @@ fn err_meta_validation_lists_all() {
 }
 
 #[test]
+fn err_boolean_bound_says_how_to_read_it_as_draft_4() {
+    // Zod's `target: "openapi-3.0"`: no `$schema`, so read as 2020-12.
+    let openapi = json!({"type": "object", "properties": {"age": {"type": "integer", "maximum": 130,
+        "exclusiveMaximum": true}, "n": {"minimum": "0"}}});
+    let e = run(openapi.clone()).unwrap_err();
+    let hint = |p: &Problem| p.message.contains("--draft 4");
+    let at: Vec<(&str, bool)> = e.problems().iter().map(|p| (p.pointer.as_str(), hint(p))).collect();
+    assert_eq!(at, [("/properties/age/exclusiveMaximum", true), ("/properties/n/minimum", false)]);
+    let d4 = Options::new(crate::Provider::OpenAi).with_default_draft(Draft::Draft4);
+    let e = check(&openapi, &d4).map(|_| ()).unwrap_err();
+    assert_eq!(e.problems().len(), 1, "only the string minimum is wrong in draft 4: {e}");
+    assert!(!hint(&e.problems()[0]));
+}
+
+#[test]
 fn err_bad_resources() {
     let schema = json!({"$ref": "defs.json"});
     let base = Options::new(crate::Provider::OpenAi);
