@@ -107,9 +107,8 @@ fn apart(a: &Branch<'_>, b: &Branch<'_>, within: TypeSet) -> bool {
     if shared == TypeSet::object_only() && (keyed_apart(a, b) || keyed_apart(b, a)) {
         return true;
     }
-    let all_apart = |alts: &[Branch<'_>], other: &Branch<'_>| {
-        !alts.is_empty() && alts.iter().all(|alt| apart(alt, other, within))
-    };
+    let all_apart =
+        |alts: &[Branch<'_>], other: &Branch<'_>| !alts.is_empty() && alts.iter().all(|alt| apart(alt, other, within));
     all_apart(&a.alternatives, b) || all_apart(&b.alternatives, a)
 }
 
