@@ -346,13 +346,26 @@ impl<'d> Lowerer<'_, 'd> {
             }
             match unique.len() {
                 0 if rest_forbidden => {
-                    // Only the empty array: `maxItems: 0` below says so; elements never occur.
+                    // Only the empty array: `maxItems: 0` below says so; elements never
+                    // occur, so a dialect that wants `items` gets any type it can say (and
+                    // without `maxItems`, strings widen an array that must be empty).
                     if !self.rules.arrays_without_items {
-                        return Err(Fail::new(
-                            at,
-                            "items",
-                            "an array that must be empty cannot be expressed in this dialect",
-                        ));
+                        out.insert("items".to_owned(), serde_json::json!({"type": "string"}));
+                        if self.rules.allows("maxItems") {
+                            self.note(
+                                at,
+                                "items",
+                                Action::Rewritten,
+                                "only the empty array is valid here: `items` is sent as strings, which `maxItems: 0` never lets occur",
+                            );
+                        } else {
+                            self.widen(
+                                at,
+                                "items",
+                                Action::Rewritten,
+                                "only the empty array is valid here, which the dialect cannot say: `items` is sent as strings (widening)",
+                            );
+                        }
                     }
                 }
                 0 => {}
