@@ -2,7 +2,7 @@
 
 use super::facts::{Facts, conjoin};
 use super::types::TypeSet;
-use super::{Fail, FailKind, Literals, Lowerer, MAX_BRANCHES};
+use super::{Fail, Literals, Lowerer, MAX_BRANCHES};
 use crate::closure::{self, Src};
 use crate::note::Action;
 use serde_json::{Map, Value};
@@ -167,21 +167,9 @@ impl<'d> Lowerer<'_, 'd> {
             if self.readings.by_branch {
                 self.choices = outer.iter().cloned().chain(chosen).collect();
             }
-            let (notes_before, exact_before) = (self.notes.len(), self.exact);
             let v = self.build(c, pi, at);
             self.choices.clone_from(&outer);
-            match v {
-                Ok(v) => push_branch(&mut outs, v),
-                // A branch whose facts turn out to admit nothing (an `enum` none of
-                // whose members fits its `type`) adds nothing either.
-                Err(Fail(why, FailKind::Empty)) => {
-                    self.notes.truncate(notes_before);
-                    self.exact = exact_before;
-                    let reason = format!("{}: this branch is left out of the union (it adds nothing)", why.reason);
-                    self.note(&why.pointer, &why.keyword, Action::Rewritten, reason);
-                }
-                Err(e) => return Err(e),
-            }
+            push_branch(&mut outs, v?);
         }
         let mut node = union_node(outs, at)?;
         if let Value::Object(m) = &mut node {
