@@ -158,7 +158,8 @@ pub(crate) fn for_each_child_at_mut(m: &mut Map<String, Value>, at: &str, f: &mu
 /// For dialects that take type arrays only as `[T, "null"]` (OpenAI strict), or
 /// not at all (`nullable_pairs` false): any other type array becomes an `anyOf`
 /// with one branch per type, each carrying the keywords of its type (exact:
-/// type-specific keywords only ever apply to their type).
+/// type-specific keywords only ever apply to their type) and the members of
+/// its `enum` of that type; a type no member has gets no branch.
 pub(crate) fn split_type_arrays(v: &mut serde_json::Value, nullable_pairs: bool) {
     use serde_json::{Map, Value};
     let Value::Object(out) = v else { return };
