@@ -47,6 +47,55 @@ pub(crate) fn disjoint<'a>(doc: &Doc<'a>, branches: &[Src<'a>], within: TypeSet,
     facts.iter().enumerate().all(|(i, a)| facts[i + 1..].iter().all(|b| apart(a, b, compared)))
 }
 
+/// As [`disjoint`], also using what closing by branch drops. `declared[i]` holds the keys declared at the location when the
+/// union is read by branch `i` and that location is closable (`None`
+/// otherwise): projecting an instance of branch `i` removes every other key,
+/// so a branch that requires one of them cannot accept the projection. Two
+/// branches are apart when this holds both ways (each projection fails the
+/// other branch), or when [`disjoint`]'s own proof tells them apart. Pydantic
+/// and Zod unions of open models with no literal tag (a callable
+/// discriminator, `z.union`) are told apart by their required fields this way.
+///
+/// For [`Purpose::Exact`] the closed branches themselves are compared: no value
+/// with only the keys one branch declares satisfies another, the question a
+/// dialect that sends every object closed asks.
+pub(crate) fn apart_once_closed<'a>(
+    doc: &Doc<'a>,
+    branches: &[Src<'a>],
+    within: TypeSet,
+    declared: &[Option<HashSet<&'a str>>],
+    purpose: Purpose,
+) -> bool {
+    if branches.len() < 2 {
+        return true;
+    }
+    if branches.len() > MAX_PAIRWISE || declared.len() != branches.len() {
+        return false;
+    }
+    let facts: Vec<Branch<'a>> = branches.iter().map(|b| Branch::of(doc, b, 0)).collect();
+    let compared = match purpose {
+        Purpose::Exact => within,
+        Purpose::Projection => within.intersect(TypeSet { object: true, array: true, ..TypeSet::NONE }),
+    };
+    // The projection of an instance of `b` (keys `kept`) fails `a`: `a`
+    // requires a key the projection cannot carry.
+    let fails = |a: &Branch<'_>, b: &Branch<'_>, kept: &Option<HashSet<&str>>| {
+        a.pinned.iter().any(|(key, _)| b.must.forbids(key) || kept.as_ref().is_some_and(|k| !k.contains(key)))
+    };
+    facts.iter().enumerate().all(|(i, a)| {
+        facts.iter().enumerate().skip(i + 1).all(|(j, b)| {
+            if apart(a, b, compared) {
+                return true;
+            }
+            let shared = a.types.intersect(b.types).intersect(compared);
+            shared == TypeSet::object_only()
+                && !(a.must.unknown || b.must.unknown)
+                && fails(a, b, &declared[j])
+                && fails(b, a, &declared[i])
+        })
+    })
+}
+
 /// What one branch's instances must satisfy, read once for every pair.
 struct Branch<'a> {
     types: TypeSet,
@@ -173,7 +222,8 @@ fn must<'a>(doc: &Doc<'a>, starts: &[Src<'a>]) -> Must<'a> {
 }
 
 /// The types an instance of `srcs` may have (an over-approximation): `type`
-/// keywords intersected over what must hold, each union's branches joined.
+/// keywords and the types of `const`/`enum` literals intersected over what
+/// must hold, each union's branches joined.
 pub(super) fn type_bound<'a>(doc: &Doc<'a>, srcs: &[Src<'a>], depth: usize) -> TypeSet {
     let m = must(doc, srcs);
     if m.never {
@@ -185,6 +235,14 @@ pub(super) fn type_bound<'a>(doc: &Doc<'a>, srcs: &[Src<'a>], depth: usize) -> T
     let mut t = TypeSet::ALL;
     for (map, at) in &m.nodes {
         if let Some(x) = map.get("type").and_then(TypeSet::from_keyword) {
+            t = t.intersect(x);
+        }
+        let literals = match (map.get("const"), map.get("enum")) {
+            (Some(c), _) => Some(TypeSet::of_value(c)),
+            (None, Some(Value::Array(e))) => Some(e.iter().fold(TypeSet::NONE, |u, l| u.union(TypeSet::of_value(l)))),
+            _ => None,
+        };
+        if let Some(x) = literals {
             t = t.intersect(x);
         }
         for kw in ["anyOf", "oneOf"] {

@@ -137,9 +137,11 @@ fn gather_inner<'a>(doc: &Doc<'a>, starts: &[Src<'a>], choices: &Choices, disjoi
                         || (disjointness && {
                             let within = disjoint::type_bound(doc, &[(schema, at.clone())], 0);
                             disjoint(doc, &srcs, within, Purpose::Projection)
+                                || apart_once_closed(doc, starts, choices, &base, &srcs, within, Purpose::Projection)
                         });
                     match choices.iter().find(|(p, _)| *p == base) {
-                        Some((_, i)) if readable => children.extend(srcs.get(*i).cloned()),
+                        // A proof's own gathering reads the union it supposes read by branch.
+                        Some((_, i)) if readable || !disjointness => children.extend(srcs.get(*i).cloned()),
                         _ => {
                             out.negative |= !readable;
                             if readable && srcs.len() > 1 {
@@ -165,6 +167,35 @@ fn gather_inner<'a>(doc: &Doc<'a>, starts: &[Src<'a>], choices: &Choices, disjoi
         work.extend(children.into_iter().rev());
     }
     out
+}
+
+/// Whether closing by branch tells apart the branches `srcs` of the `oneOf` at
+/// `base`, met gathering `starts` with `choices` ([`disjoint::apart_once_closed`]):
+/// for [`Purpose::Projection`], it may be read by branch; for
+/// [`Purpose::Exact`], a dialect that sends each branch closed sends an
+/// exclusive union. It needs, for each branch, the keys the location declares
+/// when the union is read by that branch, if it is then closable. Those
+/// gatherings prove nothing themselves (every other `oneOf` there reads as
+/// exclusive, so the location is not closable), which also keeps the proof
+/// from recursing.
+pub(crate) fn apart_once_closed<'a>(
+    doc: &Doc<'a>,
+    starts: &[Src<'a>],
+    choices: &Choices,
+    base: &str,
+    srcs: &[Src<'a>],
+    within: crate::types::TypeSet,
+    purpose: Purpose,
+) -> bool {
+    let declared: Vec<Option<HashSet<&'a str>>> = (0..srcs.len())
+        .map(|i| {
+            let mut supposed: Vec<(String, usize)> = choices.iter().filter(|(p, _)| p != base).cloned().collect();
+            supposed.push((base.to_owned(), i));
+            let here = gather_inner(doc, starts, &supposed, false);
+            here.is_closable().then(|| here.declared().into_iter().collect())
+        })
+        .collect();
+    disjoint::apart_once_closed(doc, srcs, within, &declared, purpose)
 }
 
 /// Resolves a working-form `$ref` (a `#/…` pointer).

@@ -146,6 +146,16 @@ fn ok_a_nested_union_is_apart_when_each_of_its_branches_is() {
 }
 
 #[test]
+fn ok_a_branch_whose_literals_have_no_type_left_is_apart_from_all() {
+    let s = json!({"oneOf": [{"type": "integer"}, {"type": "integer", "enum": ["x", null]}]});
+    assert!(exact(&s), "the second branch accepts nothing");
+    let s = json!({"oneOf": [{"type": "integer"}, {"enum": [1, "x"]}]});
+    assert!(!exact(&s), "1 satisfies both");
+    let s = json!({"oneOf": [{"type": "string"}, {"const": 2.5}]});
+    assert!(exact(&s));
+}
+
+#[test]
 fn ok_nested_unions_join_their_branches_when_proving_disjointness() {
     // An array matches both branches: the nested union admits arrays too.
     let s = json!({"oneOf": [{"type": "array"},
@@ -247,4 +257,51 @@ fn err_not_closable_keeps_everything() {
     ] {
         assert_eq!(project(&s, &keep), keep, "{s}");
     }
+}
+
+#[test]
+fn ok_a_one_of_of_open_models_closes_by_branch_when_required_fields_tell_them_apart() {
+    // Pydantic's `Union[Cat, Dog]` with a callable discriminator: open models,
+    // no literal tag, each with a required field the other does not declare.
+    let model = |own: &str| {
+        json!({"type": "object", "properties": {own: {"type": "integer"}, "name": {"type": "string"}},
+            "required": [own, "name"]})
+    };
+    let s = json!({"type": "object", "properties": {"pet": {"oneOf": [model("meows"), model("barks")]}}});
+    let cat = json!({"pet": {"meows": 1, "name": "a", "barks": "loud", "x": 1}});
+    assert_eq!(project(&s, &cat), json!({"pet": {"meows": 1, "name": "a"}}));
+    let dog = json!({"pet": {"barks": 1, "name": "a", "meows": "never"}});
+    assert_eq!(project(&s, &dog), json!({"pet": {"barks": 1, "name": "a"}}));
+    // Location-wide, every branch's keys stay.
+    let wide = Readings { by_branch: false, ..Readings::ALL };
+    assert_eq!(project_with(&s, &cat, wide), json!({"pet": {"meows": 1, "name": "a", "barks": "loud"}}));
+    // A branch that requires only shared keys is not told apart: the oneOf
+    // stays exclusive and nothing closes.
+    let both = json!({"type": "object", "properties": {"pet": {"oneOf": [model("meows"),
+        {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}]}}});
+    let x = json!({"pet": {"meows": 1, "name": "a", "x": 1}});
+    assert_eq!(project(&both, &x), x, "{{\"name\":\"a\"}} would satisfy both");
+    // A branch that says more about undeclared keys is not closable: no proof
+    // rests on what it would drop.
+    // Exact: the closed branches exclude each other, but only when the
+    // branches meet in objects alone (a string satisfies both here).
+    let closed_apart = |s: &Value, purpose: Purpose| {
+        let doc = Doc { root: s };
+        let at = "/properties/pet";
+        let pet = &s["properties"]["pet"];
+        let branches: Vec<Src<'_>> = (0..2).map(|i| (&pet["oneOf"][i], format!("{at}/oneOf/{i}"))).collect();
+        let within = disjoint::type_bound(&doc, &[(pet, at.to_owned())], 0);
+        apart_once_closed(&doc, &[(pet, at.to_owned())], &[], &format!("{at}/oneOf"), &branches, within, purpose)
+    };
+    assert!(closed_apart(&s, Purpose::Exact) && closed_apart(&s, Purpose::Projection));
+    let mut loose = s.clone();
+    for i in 0..2 {
+        loose["properties"]["pet"]["oneOf"][i]["type"] = json!(["object", "string"]);
+    }
+    assert!(!closed_apart(&loose, Purpose::Exact), "\"x\" satisfies both");
+    assert!(closed_apart(&loose, Purpose::Projection), "the projection never changes a string");
+    let mut open = model("barks");
+    open["minProperties"] = json!(2);
+    let s = json!({"type": "object", "properties": {"pet": {"oneOf": [model("meows"), open]}}});
+    assert_eq!(project(&s, &cat), cat);
 }

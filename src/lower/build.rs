@@ -138,6 +138,8 @@ impl<'d> Lowerer<'_, 'd> {
             if kw == "oneOf" && branches.len() > 1 {
                 if closure::disjoint(self.doc, &branches, within, closure::Purpose::Exact) {
                     self.note(&p, kw, Action::Rewritten, DISJOINT_ONE_OF);
+                } else if self.closed_branches_apart(pi, &p, &branches, within) {
+                    self.note(&p, kw, Action::Rewritten, DISJOINT_ONCE_CLOSED);
                 } else {
                     self.widen(
                         &p,
@@ -161,8 +163,12 @@ impl<'d> Lowerer<'_, 'd> {
         let mut outs: Vec<Value> = Vec::with_capacity(combos.len());
         let outer = self.choices.clone();
         for (c, chosen) in combos {
-            if c.never.is_some() || c.types.is_empty() {
-                continue; // a branch that accepts nothing adds nothing
+            // A branch that accepts nothing adds nothing: a `false` schema, no
+            // type left, or literals none of which has a type left (OpenAPI's
+            // `{"type": "string", "nullable": true, "enum": [null]}` read as draft 4).
+            let no_literal = c.literals.as_ref().is_some_and(|l| !l.iter().any(|x| c.types.admits(x)));
+            if c.never.is_some() || c.types.is_empty() || no_literal {
+                continue;
             }
             if self.readings.by_branch {
                 self.choices = outer.iter().cloned().chain(chosen).collect();
@@ -419,6 +425,20 @@ fn has_object_facts(f: &Facts<'_>) -> bool {
 }
 
 /// The note of a `oneOf` proved disjoint and sent as `anyOf`.
+impl<'d> Lowerer<'_, 'd> {
+    /// Whether the `oneOf` at `p` (its `branches`, at the location `pi`) is
+    /// exclusive once sent: the dialect sends every object closed, objects close
+    /// by branch, and closed this way no value satisfies two branches.
+    pub(super) fn closed_branches_apart(&self, pi: &[Src<'d>], p: &str, branches: &[Src<'d>], within: TypeSet) -> bool {
+        self.readings.by_branch
+            && self.readings.close
+            && !self.rules.open_objects
+            && closure::apart_once_closed(self.doc, pi, &self.choices, p, branches, within, closure::Purpose::Exact)
+    }
+}
+
+/// A `oneOf` of open objects whose closed branches no answer can match twice.
+pub(super) const DISJOINT_ONCE_CLOSED: &str = "read as `anyOf`: each branch is sent closed to its own keys, and each requires a key the others do not declare, so no answer matches two of them";
 pub(super) const DISJOINT_ONE_OF: &str = "read as `anyOf`: its branches are disjoint (distinct types, distinct literals of a required key, or a key one requires and another forbids), so no answer matches two of them";
 
 /// Adds a lowered branch to a union's branches, splicing a union in.

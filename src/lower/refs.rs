@@ -2,7 +2,7 @@
 //! are plain `$ref`s, lowered once into `$defs` (recursion kept) when the
 //! dialect resolves references.
 
-use super::build::{DISJOINT_ONE_OF, push_branch, union_node};
+use super::build::{DISJOINT_ONCE_CLOSED, DISJOINT_ONE_OF, push_branch, union_node};
 use super::facts::Facts;
 use super::types::TypeSet;
 use super::{Fail, FailKind, Lowerer};
@@ -67,10 +67,13 @@ impl<'d> Lowerer<'_, 'd> {
             return None;
         }
         if *kw == "oneOf" {
-            if !closure::disjoint(self.doc, branches, TypeSet::ALL, closure::Purpose::Exact) {
+            if closure::disjoint(self.doc, branches, TypeSet::ALL, closure::Purpose::Exact) {
+                self.note(p, kw, Action::Rewritten, DISJOINT_ONE_OF);
+            } else if self.closed_branches_apart(pi, p, branches, TypeSet::ALL) {
+                self.note(p, kw, Action::Rewritten, DISJOINT_ONCE_CLOSED);
+            } else {
                 return None;
             }
-            self.note(p, kw, Action::Rewritten, DISJOINT_ONE_OF);
         }
         let mut outs: Vec<Value> = Vec::with_capacity(branches.len());
         for b in branches {
