@@ -134,19 +134,21 @@ impl<'d> Lowerer<'_, 'd> {
         // objects close to the keys of those branches (unions close by branch).
         let within = f.types;
         let mut combos: Vec<(Facts<'d>, Vec<(String, usize)>)> = vec![(f, Vec::new())];
+        // `oneOf`s apart once closed, in a dialect that may send an object open:
+        // exact only if every branch sent is closed (known once they are built).
+        let mut if_closed: Vec<(String, &str)> = Vec::new();
         for (kw, p, branches) in used {
             if kw == "oneOf" && branches.len() > 1 {
                 if closure::disjoint(self.doc, &branches, within, closure::Purpose::Exact) {
                     self.note(&p, kw, Action::Rewritten, DISJOINT_ONE_OF);
                 } else if self.closed_branches_apart(pi, &p, &branches, within) {
-                    self.note(&p, kw, Action::Rewritten, DISJOINT_ONCE_CLOSED);
+                    if self.rules.open_objects {
+                        if_closed.push((p.clone(), kw));
+                    } else {
+                        self.note(&p, kw, Action::Rewritten, DISJOINT_ONCE_CLOSED);
+                    }
                 } else {
-                    self.widen(
-                        &p,
-                        kw,
-                        Action::Rewritten,
-                        "read as `anyOf` (widening: an answer matching several branches is not excluded)",
-                    );
+                    self.widen(&p, kw, Action::Rewritten, ONE_OF_AS_ANY_OF);
                 }
             }
             let mut next = Vec::with_capacity(combos.len() * branches.len());
@@ -176,6 +178,17 @@ impl<'d> Lowerer<'_, 'd> {
             let v = self.build(c, pi, at);
             self.choices.clone_from(&outer);
             push_branch(&mut outs, v?);
+        }
+        let closed = outs.iter().all(|o| {
+            o.get("type").and_then(Value::as_str) == Some("object")
+                && o.get("additionalProperties") == Some(&Value::Bool(false))
+        });
+        for (p, kw) in if_closed {
+            if closed {
+                self.note(&p, kw, Action::Rewritten, DISJOINT_ONCE_CLOSED);
+            } else {
+                self.widen(&p, kw, Action::Rewritten, ONE_OF_AS_ANY_OF);
+            }
         }
         let mut node = union_node(outs, at)?;
         if let Value::Object(m) = &mut node {
@@ -427,15 +440,18 @@ fn has_object_facts(f: &Facts<'_>) -> bool {
 /// The note of a `oneOf` proved disjoint and sent as `anyOf`.
 impl<'d> Lowerer<'_, 'd> {
     /// Whether the `oneOf` at `p` (its `branches`, at the location `pi`) is
-    /// exclusive once sent: the dialect sends every object closed, objects close
-    /// by branch, and closed this way no value satisfies two branches.
+    /// exclusive once each branch is sent closed: objects close by branch, and
+    /// closed this way no value satisfies two branches. (Whether the dialect
+    /// sends them closed is the caller's question.)
     pub(super) fn closed_branches_apart(&self, pi: &[Src<'d>], p: &str, branches: &[Src<'d>], within: TypeSet) -> bool {
         self.readings.by_branch
             && self.readings.close
-            && !self.rules.open_objects
+            && (!self.rules.open_objects || self.rules.prefer_closed)
             && closure::apart_once_closed(self.doc, pi, &self.choices, p, branches, within, closure::Purpose::Exact)
     }
 }
+
+const ONE_OF_AS_ANY_OF: &str = "read as `anyOf` (widening: an answer matching several branches is not excluded)";
 
 /// A `oneOf` of open objects whose closed branches no answer can match twice.
 pub(super) const DISJOINT_ONCE_CLOSED: &str = "read as `anyOf`: each branch is sent closed to its own keys, and each requires a key the others do not declare, so no answer matches two of them";

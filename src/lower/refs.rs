@@ -69,7 +69,7 @@ impl<'d> Lowerer<'_, 'd> {
         if *kw == "oneOf" {
             if closure::disjoint(self.doc, branches, TypeSet::ALL, closure::Purpose::Exact) {
                 self.note(p, kw, Action::Rewritten, DISJOINT_ONE_OF);
-            } else if self.closed_branches_apart(pi, p, branches, TypeSet::ALL) {
+            } else if !self.rules.open_objects && self.closed_branches_apart(pi, p, branches, TypeSet::ALL) {
                 self.note(p, kw, Action::Rewritten, DISJOINT_ONCE_CLOSED);
             } else {
                 return None;
