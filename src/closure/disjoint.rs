@@ -47,14 +47,15 @@ pub(crate) fn disjoint<'a>(doc: &Doc<'a>, branches: &[Src<'a>], within: TypeSet,
     facts.iter().enumerate().all(|(i, a)| facts[i + 1..].iter().all(|b| apart(a, b, compared)))
 }
 
-/// As [`disjoint`], also using what closing by branch drops. `declared[i]` holds the keys declared at the location when the
-/// union is read by branch `i` and that location is closable (`None`
-/// otherwise): projecting an instance of branch `i` removes every other key,
-/// so a branch that requires one of them cannot accept the projection. Two
-/// branches are apart when this holds both ways (each projection fails the
-/// other branch), or when [`disjoint`]'s own proof tells them apart. Pydantic
-/// and Zod unions of open models with no literal tag (a callable
-/// discriminator, `z.union`) are told apart by their required fields this way.
+/// As [`disjoint`], also using what closing by branch drops. `declared[i]`
+/// holds the keys declared at the location when the union is read by branch
+/// `i` and that location is closable (`None` otherwise): projecting an
+/// instance of branch `i` removes every other key, so a branch that requires
+/// one of them cannot accept the projection. Two branches are apart when this
+/// holds both ways (each projection fails the other branch), or when
+/// [`disjoint`]'s own proof tells them apart. Unions of open models with no
+/// literal tag (Pydantic's callable discriminator, Zod's `z.xor` of loose
+/// objects) are told apart by their required fields this way.
 ///
 /// For [`Purpose::Exact`] the closed branches themselves are compared: no value
 /// with only the keys one branch declares satisfies another, the question a
