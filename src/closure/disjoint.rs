@@ -81,7 +81,9 @@ pub(crate) fn apart_once_closed<'a>(
     // The projection of an instance of `b` (keys `kept`) fails `a`: `a`
     // requires a key the projection cannot carry.
     let fails = |a: &Branch<'_>, b: &Branch<'_>, kept: &Option<HashSet<&str>>| {
-        a.pinned.iter().any(|(key, _)| b.must.forbids(key) || kept.as_ref().is_some_and(|k| !k.contains(key)))
+        a.pinned.iter().any(|(key, _)| {
+            b.must.forbids(key) || types_apart(a, b, key) || kept.as_ref().is_some_and(|k| !k.contains(key))
+        })
     };
     facts.iter().enumerate().all(|(i, a)| {
         facts.iter().enumerate().skip(i + 1).all(|(j, b)| {
@@ -103,6 +105,8 @@ struct Branch<'a> {
     must: Must<'a>,
     /// Each required key with the scalar literals it is pinned to, if any.
     pinned: Vec<(&'a str, Option<Vec<Value>>)>,
+    /// Each key some node declares, with the types its value may have.
+    key_types: Vec<(&'a str, TypeSet)>,
     /// The branches of a union every instance must satisfy (a nested
     /// `oneOf`/`anyOf`, as Pydantic writes a discriminated union inside
     /// another): each instance satisfies one of them.
@@ -118,7 +122,9 @@ impl<'a> Branch<'a> {
         let must = must(doc, std::slice::from_ref(src));
         let mut pinned = Vec::new();
         let mut alternatives = Vec::new();
+        let mut key_types = Vec::new();
         if !must.unknown {
+            key_types = must.key_types(doc);
             let mut keys = must.required();
             keys.sort_unstable();
             keys.dedup();
@@ -139,7 +145,7 @@ impl<'a> Branch<'a> {
                     .collect();
             }
         }
-        Branch { types, must, pinned, alternatives }
+        Branch { types, must, pinned, key_types, alternatives }
     }
 }
 
@@ -162,10 +168,11 @@ fn apart(a: &Branch<'_>, b: &Branch<'_>, within: TypeSet) -> bool {
     all_apart(&a.alternatives, b) || all_apart(&b.alternatives, a)
 }
 
-/// A key `a` requires that `b` forbids, or that both pin to disjoint literals.
+/// A key `a` requires that `b` forbids, that both pin to disjoint literals, or
+/// whose value has no type in common with what `b` allows there.
 fn keyed_apart(a: &Branch<'_>, b: &Branch<'_>) -> bool {
     a.pinned.iter().any(|(key, lits)| {
-        if b.must.forbids(key) {
+        if b.must.forbids(key) || types_apart(a, b, key) {
             return true;
         }
         let other = b.pinned.iter().find(|(k, _)| k == key).and_then(|(_, l)| l.as_ref());
@@ -174,6 +181,14 @@ fn keyed_apart(a: &Branch<'_>, b: &Branch<'_>) -> bool {
             _ => false,
         }
     })
+}
+
+/// The value of `key` (which `a` requires) has no type that `b` allows there:
+/// `b` declares it, so its instances lack the key or hold a value of its types
+/// (the projection never changes a value's type).
+fn types_apart(a: &Branch<'_>, b: &Branch<'_>, key: &str) -> bool {
+    let of = |x: &Branch<'_>| x.key_types.iter().find(|(k, _)| *k == key).map(|(_, t)| *t);
+    matches!((of(a), of(b)), (Some(ta), Some(tb)) if ta.intersect(tb).is_empty())
 }
 
 /// The nodes every instance of `starts` must satisfy: the nodes themselves,
@@ -271,6 +286,20 @@ impl<'a> Must<'a> {
         out
     }
 
+    /// The keys some node declares, each with the types its value may have
+    /// (every declaring node's schema applies to it).
+    fn key_types(&self, doc: &Doc<'a>) -> Vec<(&'a str, TypeSet)> {
+        let mut keys: Vec<&'a str> = self
+            .nodes
+            .iter()
+            .filter_map(|(m, _)| m.get("properties").and_then(Value::as_object))
+            .flat_map(|p| p.keys().map(String::as_str))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.into_iter().map(|k| (k, type_bound(doc, &super::property_schemas(&self.nodes, k), 1))).collect()
+    }
+
     /// Whether some node closes the object without declaring `key` (or
     /// declares it `false`): no instance that is an object has it.
     fn forbids(&self, key: &str) -> bool {
@@ -291,15 +320,7 @@ impl<'a> Must<'a> {
         if self.unknown || !self.required().contains(&key) {
             return None;
         }
-        let mut at_key = Vec::new();
-        for (map, at) in &self.nodes {
-            if let Some(Value::Object(props)) = map.get("properties")
-                && let Some(s) = props.get(key)
-            {
-                at_key.push((s, crate::pointer::push(&crate::pointer::push(at, "properties"), key)));
-            }
-        }
-        let here = must(doc, &at_key);
+        let here = must(doc, &super::property_schemas(&self.nodes, key));
         if here.unknown {
             return None;
         }

@@ -198,6 +198,17 @@ pub(crate) fn apart_once_closed<'a>(
     disjoint::apart_once_closed(doc, srcs, within, &declared, purpose)
 }
 
+/// The `properties/key` schemas of `nodes`, with their pointers.
+pub(super) fn property_schemas<'a>(nodes: &[(&'a Map<String, Value>, String)], key: &str) -> Vec<Src<'a>> {
+    nodes
+        .iter()
+        .filter_map(|(map, at)| {
+            let s = map.get("properties")?.get(key)?;
+            Some((s, crate::pointer::push(&crate::pointer::push(at, "properties"), key)))
+        })
+        .collect()
+}
+
 /// Resolves a working-form `$ref` (a `#/…` pointer).
 pub(crate) fn resolve<'a>(doc: &Doc<'a>, reference: &str) -> Option<Src<'a>> {
     crate::pointer::resolve_fragment(doc.root, reference)
@@ -297,14 +308,7 @@ impl<'a> Gathered<'a> {
         }
         // Only the `properties` schemas apply to a declared key here: the other
         // nodes' `additionalProperties` were checked to accept it above.
-        let srcs: Vec<Src<'a>> = self
-            .nodes
-            .iter()
-            .filter_map(|(map, at)| {
-                let s = map.get("properties")?.get(name)?;
-                Some((s, crate::pointer::push(&crate::pointer::push(at, "properties"), name)))
-            })
-            .collect();
+        let srcs = property_schemas(&self.nodes, name);
         let at_key = gather(doc, &srcs);
         let mut default: Option<&Value> = None;
         for (m, _) in &at_key.nodes {

@@ -146,6 +146,20 @@ fn ok_a_nested_union_is_apart_when_each_of_its_branches_is() {
 }
 
 #[test]
+fn ok_a_required_key_of_distinct_types_tells_open_branches_apart() {
+    let with = |t: Value| json!({"type": "object", "properties": {"k": {"type": t}}, "required": ["k"]});
+    assert!(exact(&json!({"oneOf": [with(json!("integer")), with(json!("string"))]})));
+    assert!(!exact(&json!({"oneOf": [with(json!("integer")), with(json!("number"))]})), "1 is both");
+    assert!(!exact(&json!({"oneOf": [with(json!("integer")), with(json!(["string", "integer"]))]})));
+    // The other branch must declare the key: an open object holds any value there.
+    let open = json!({"type": "object", "properties": {"j": {}}, "required": ["j"]});
+    assert!(!exact(&json!({"oneOf": [with(json!("integer")), open]})), "{{\"k\":1,\"j\":0}} is both");
+    // Declared without being required is enough: absent or a string, never an integer.
+    let optional = json!({"type": "object", "properties": {"k": {"type": "string"}}});
+    assert!(exact(&json!({"oneOf": [with(json!("integer")), optional]})));
+}
+
+#[test]
 fn ok_a_branch_whose_literals_have_no_type_left_is_apart_from_all() {
     let s = json!({"oneOf": [{"type": "integer"}, {"type": "integer", "enum": ["x", null]}]});
     assert!(exact(&s), "the second branch accepts nothing");

@@ -454,7 +454,7 @@ impl<'d> Lowerer<'_, 'd> {
 const ONE_OF_AS_ANY_OF: &str = "read as `anyOf` (widening: an answer matching several branches is not excluded)";
 
 /// A `oneOf` of open objects whose closed branches no answer can match twice.
-pub(super) const DISJOINT_ONCE_CLOSED: &str = "read as `anyOf`: each branch is sent closed to its own keys, and each requires a key the others do not declare, so no answer matches two of them";
+pub(super) const DISJOINT_ONCE_CLOSED: &str = "read as `anyOf`: each branch is sent closed to its own keys, and each requires a key the others do not declare (or give another type), so no answer matches two of them";
 pub(super) const DISJOINT_ONE_OF: &str = "read as `anyOf`: its branches are disjoint (distinct types, distinct literals of a required key, or a key one requires and another forbids), so no answer matches two of them";
 
 /// Adds a lowered branch to a union's branches, splicing a union in.
