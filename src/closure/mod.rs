@@ -140,7 +140,12 @@ fn gather_inner<'a>(doc: &Doc<'a>, starts: &[Src<'a>], choices: &Choices, disjoi
                                 || apart_once_closed(doc, starts, choices, &base, &srcs, within, Purpose::Projection)
                         });
                     match choices.iter().find(|(p, _)| *p == base) {
-                        // A proof's own gathering reads the union it supposes read by branch.
+                        // A proof's own gathering reads by branch every union it is
+                        // given a choice for: the one it supposes, and the caller's.
+                        // A caller's choice of a union that is not readable only
+                        // matters where that union already makes the location
+                        // negative (not closable, and nothing closes below), so a
+                        // proof resting on it has no effect.
                         Some((_, i)) if readable || !disjointness => children.extend(srcs.get(*i).cloned()),
                         _ => {
                             out.negative |= !readable;

@@ -31,17 +31,13 @@ impl<'d> Lowerer<'_, 'd> {
         if types.is_empty() {
             return Err(Fail::empty(at, "type", "no type is allowed here: the schema accepts no value"));
         }
+        if f.no_literal_fits() {
+            return Err(Fail::empty(&f.literal_at, "enum", "no literal fits the other constraints: accepts no value"));
+        }
         let mut literals = None;
         let mut null_branch = false;
         if let Some(lits) = f.literals.take() {
             let lits: Vec<Value> = lits.into_iter().filter(|l| types.admits(l)).collect();
-            if lits.is_empty() {
-                return Err(Fail::empty(
-                    &f.literal_at,
-                    "enum",
-                    "no literal fits the other constraints: accepts no value",
-                ));
-            }
             let lit_types = lits.iter().fold(TypeSet::NONE, |t, l| t.union(TypeSet::of_value(l)));
             types = types.intersect(lit_types);
             let (kept, null) = self.literals(lits, &f.literal_at, &mut types);
@@ -168,8 +164,7 @@ impl<'d> Lowerer<'_, 'd> {
             // A branch that accepts nothing adds nothing: a `false` schema, no
             // type left, or literals none of which has a type left (OpenAPI's
             // `{"type": "string", "nullable": true, "enum": [null]}` read as draft 4).
-            let no_literal = c.literals.as_ref().is_some_and(|l| !l.iter().any(|x| c.types.admits(x)));
-            if c.never.is_some() || c.types.is_empty() || no_literal {
+            if c.never.is_some() || c.types.is_empty() || c.no_literal_fits() {
                 continue;
             }
             if self.readings.by_branch {
@@ -437,7 +432,6 @@ fn has_object_facts(f: &Facts<'_>) -> bool {
         || f.max_properties.is_some()
 }
 
-/// The note of a `oneOf` proved disjoint and sent as `anyOf`.
 impl<'d> Lowerer<'_, 'd> {
     /// Whether the `oneOf` at `p` (its `branches`, at the location `pi`) is
     /// exclusive once each branch is sent closed: objects close by branch, and
@@ -453,8 +447,9 @@ impl<'d> Lowerer<'_, 'd> {
 
 const ONE_OF_AS_ANY_OF: &str = "read as `anyOf` (widening: an answer matching several branches is not excluded)";
 
-/// A `oneOf` of open objects whose closed branches no answer can match twice.
+/// The note of a `oneOf` of open objects whose closed branches no answer can match twice.
 pub(super) const DISJOINT_ONCE_CLOSED: &str = "read as `anyOf`: each branch is sent closed to its own keys, and each requires a key the others do not declare (or give another type), so no answer matches two of them";
+/// The note of a `oneOf` proved disjoint and sent as `anyOf`.
 pub(super) const DISJOINT_ONE_OF: &str = "read as `anyOf`: its branches are disjoint (distinct types, distinct literals of a required key, or a key one requires and another forbids), so no answer matches two of them";
 
 /// Adds a lowered branch to a union's branches, splicing a union in.

@@ -65,6 +65,12 @@ pub(crate) struct Facts<'a> {
 }
 
 impl Facts<'_> {
+    /// The location lists literals and none of them has a type it allows: it
+    /// accepts no value (an `enum` is a conjunct like any other).
+    pub(crate) fn no_literal_fits(&self) -> bool {
+        self.literals.as_ref().is_some_and(|l| !l.iter().any(|x| self.types.admits(x)))
+    }
+
     /// The location says nothing but its unions (annotations aside). Every
     /// field is named, so a new kind of fact must say whether it counts.
     pub(crate) fn only_unions(&self) -> bool {
