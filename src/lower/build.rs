@@ -1,8 +1,8 @@
 //! Building the normalised output node of one location from its merged facts.
 
-use super::facts::{Facts, conjoin};
+use super::facts::Facts;
 use super::types::TypeSet;
-use super::{Fail, Literals, Lowerer, MAX_BRANCHES};
+use super::{Fail, Literals, Lowerer};
 use crate::closure::{self, Src};
 use crate::note::Action;
 use serde_json::{Map, Value};
@@ -95,103 +95,6 @@ impl<'d> Lowerer<'_, 'd> {
             let mut null = Map::new();
             null.insert("type".to_owned(), Value::String("null".to_owned()));
             return Ok(any_of(vec![node, Value::Object(null)]));
-        }
-        Ok(node)
-    }
-
-    /// `S ∧ (B1 ∨ B2)` = `(S ∧ B1) ∨ (S ∧ B2)`: each branch is lowered with the
-    /// siblings merged in, so nothing is lost to a dialect that cannot mix them.
-    fn distribute(&mut self, mut f: Facts<'d>, pi: &[Src<'d>], at: &str) -> Result<Value, Fail> {
-        if let Some(v) = self.union_of_locations(&f, pi, at) {
-            return v;
-        }
-        let unions = std::mem::take(&mut f.unions);
-        // Annotations describe the whole location: keep them on the union, once.
-        let annotations: Vec<(&str, Value)> = [("title", f.title.take()), ("description", f.description.take())]
-            .into_iter()
-            .filter_map(|(k, v)| v.filter(|_| self.rules.allows(k)).map(|v| (k, v)))
-            .collect();
-        let mut product = 1usize;
-        let mut used = Vec::new();
-        for (kw, p, branches) in unions {
-            if product.saturating_mul(branches.len()) <= MAX_BRANCHES {
-                product *= branches.len().max(1);
-                used.push((kw, p, branches));
-            } else {
-                self.widen(
-                    &p,
-                    kw,
-                    Action::Dropped,
-                    "too many branches once distributed over its siblings: dropped (widening)",
-                );
-            }
-        }
-        // Each combination remembers which branch of each union it took: its
-        // objects close to the keys of those branches (unions close by branch).
-        let within = f.types;
-        let mut combos: Vec<(Facts<'d>, Vec<(String, usize)>)> = vec![(f, Vec::new())];
-        // `oneOf`s apart once closed, in a dialect that may send an object open:
-        // exact only if every branch sent is closed (known once they are built).
-        let mut if_closed: Vec<(String, &str)> = Vec::new();
-        for (kw, p, branches) in used {
-            if kw == "oneOf" && branches.len() > 1 {
-                if closure::disjoint(self.doc, &branches, within, closure::Purpose::Exact) {
-                    self.note(&p, kw, Action::Rewritten, DISJOINT_ONE_OF);
-                } else if self.closed_branches_apart(pi, &p, &branches, within) {
-                    if self.rules.open_objects {
-                        if_closed.push((p.clone(), kw));
-                    } else {
-                        self.note(&p, kw, Action::Rewritten, DISJOINT_ONCE_CLOSED);
-                    }
-                } else {
-                    self.widen(&p, kw, Action::Rewritten, ONE_OF_AS_ANY_OF);
-                }
-            }
-            let mut next = Vec::with_capacity(combos.len() * branches.len());
-            for (c, chosen) in &combos {
-                for (i, b) in branches.iter().enumerate() {
-                    let bf = self.facts(std::slice::from_ref(b), &b.1)?;
-                    let mut chosen = chosen.clone();
-                    chosen.push((p.clone(), i));
-                    next.push((conjoin(c, bf), chosen));
-                }
-            }
-            combos = next;
-        }
-        let mut outs: Vec<Value> = Vec::with_capacity(combos.len());
-        let outer = self.choices.clone();
-        for (c, chosen) in combos {
-            // A branch that accepts nothing adds nothing: a `false` schema, no
-            // type left, or literals none of which has a type left (OpenAPI's
-            // `{"type": "string", "nullable": true, "enum": [null]}` read as draft 4).
-            if c.never.is_some() || c.types.is_empty() || c.no_literal_fits() {
-                continue;
-            }
-            if self.readings.by_branch {
-                self.choices = outer.iter().cloned().chain(chosen).collect();
-            }
-            let v = self.build(c, pi, at);
-            self.choices.clone_from(&outer);
-            push_branch(&mut outs, v?);
-        }
-        let closed = outs.iter().all(|o| {
-            o.get("type").and_then(Value::as_str) == Some("object")
-                && o.get("additionalProperties") == Some(&Value::Bool(false))
-        });
-        for (p, kw) in if_closed {
-            if closed {
-                self.note(&p, kw, Action::Rewritten, DISJOINT_ONCE_CLOSED);
-            } else {
-                self.widen(&p, kw, Action::Rewritten, ONE_OF_AS_ANY_OF);
-            }
-        }
-        let mut node = union_node(outs, at)?;
-        if let Value::Object(m) = &mut node {
-            for (k, v) in annotations.into_iter().rev() {
-                if !m.contains_key(k) {
-                    m.shift_insert(0, k.to_owned(), v);
-                }
-            }
         }
         Ok(node)
     }
@@ -297,17 +200,40 @@ impl<'d> Lowerer<'_, 'd> {
                 }
             }
             let here = srcs.first().map_or_else(|| at.to_owned(), |s| s.1.clone());
-            positions.push(self.location(&srcs, &gathered.for_index(Some(i)), &here)?);
+            // No element can stand here: the array ends before it.
+            let mark = self.mark();
+            let v = self.location(&srcs, &gathered.for_index(Some(i)), &here);
+            match self.empty_after(mark, v)? {
+                Some(v) => positions.push(v),
+                None => {
+                    self.note(&here, prefix_kw, Action::Rewritten, NO_ELEMENT);
+                    max_from_tuple = Some((i as u64, here));
+                    break;
+                }
+            }
         }
         let rest_srcs: Vec<Src<'d>> = rests.iter().flatten().cloned().collect();
-        let rest_forbidden = max_from_tuple.is_some();
+        let mut rest_forbidden = max_from_tuple.is_some();
         let rest_any = !rest_forbidden && rest_srcs.is_empty();
         let rest_value = if rest_forbidden || rest_any {
             None
         } else {
             let here = rest_srcs[0].1.clone();
-            Some(self.location(&rest_srcs, &gathered.for_index(None), &here)?)
+            let mark = self.mark();
+            let v = self.location(&rest_srcs, &gathered.for_index(None), &here);
+            let v = self.empty_after(mark, v)?;
+            if v.is_none() {
+                self.note(&here, "items", Action::Rewritten, NO_ELEMENT);
+                max_from_tuple = Some((positions.len() as u64, here));
+                rest_forbidden = true;
+            }
+            v
         };
+        if let (Some((min, p)), Some((max, _))) = (&f.min_items, &max_from_tuple)
+            && min > max
+        {
+            return Err(Fail::empty(p, "minItems", "more elements are required than can be valid: accepts no value"));
+        }
         let mut max_items = f.max_items.clone();
         if let Some((n, p)) = &max_from_tuple
             && max_items.as_ref().is_none_or(|(m, _)| n < m)
@@ -422,7 +348,7 @@ fn holds_key(v: &Value, keys: &[&str]) -> bool {
     }
 }
 
-fn has_object_facts(f: &Facts<'_>) -> bool {
+pub(super) fn has_object_facts(f: &Facts<'_>) -> bool {
     !f.properties.is_empty()
         || !f.required.is_empty()
         || f.closed_at.is_some()
@@ -432,55 +358,9 @@ fn has_object_facts(f: &Facts<'_>) -> bool {
         || f.max_properties.is_some()
 }
 
-impl<'d> Lowerer<'_, 'd> {
-    /// Whether the `oneOf` at `p` (its `branches`, at the location `pi`) is
-    /// exclusive once each branch is sent closed: objects close by branch, and
-    /// closed this way no value satisfies two branches. (Whether the dialect
-    /// sends them closed is the caller's question.)
-    pub(super) fn closed_branches_apart(&self, pi: &[Src<'d>], p: &str, branches: &[Src<'d>], within: TypeSet) -> bool {
-        self.readings.by_branch
-            && self.readings.close
-            && (!self.rules.open_objects || self.rules.prefer_closed)
-            && closure::apart_once_closed(self.doc, pi, &self.choices, p, branches, within, closure::Purpose::Exact)
-    }
-}
-
-const ONE_OF_AS_ANY_OF: &str = "read as `anyOf` (widening: an answer matching several branches is not excluded)";
-
-/// The note of a `oneOf` of open objects whose closed branches no answer can match twice.
-pub(super) const DISJOINT_ONCE_CLOSED: &str = "read as `anyOf`: each branch is sent closed to its own keys, and each requires a key the others do not declare (or give another type), so no answer matches two of them";
-/// The note of a `oneOf` proved disjoint and sent as `anyOf`.
-pub(super) const DISJOINT_ONE_OF: &str = "read as `anyOf`: its branches are disjoint (distinct types, distinct literals of a required key, or a key one requires and another forbids), so no answer matches two of them";
-
-/// Adds a lowered branch to a union's branches, splicing a union in.
-pub(super) fn push_branch(outs: &mut Vec<Value>, v: Value) {
-    match v {
-        Value::Object(m) if m.len() == 1 && m.contains_key("anyOf") => {
-            if let Some(Value::Array(inner)) = m.get("anyOf") {
-                outs.extend(inner.iter().cloned());
-            }
-        }
-        other => outs.push(other),
-    }
-}
-
-/// The node of a union's lowered branches, duplicates removed: the one
-/// branch itself, or their `anyOf`.
-pub(super) fn union_node(outs: Vec<Value>, at: &str) -> Result<Value, Fail> {
-    let mut unique: Vec<Value> = Vec::with_capacity(outs.len());
-    for o in outs {
-        if !unique.contains(&o) {
-            unique.push(o);
-        }
-    }
-    match unique.len() {
-        0 => Err(Fail::empty(at, "anyOf", "no branch accepts a value")),
-        1 => Ok(unique.pop().unwrap_or(Value::Null)),
-        _ => Ok(any_of(unique)),
-    }
-}
-
-fn any_of(branches: Vec<Value>) -> Value {
+/// An element position (or every further element) that accepts no value.
+const NO_ELEMENT: &str = "no element is valid here: the array ends before it (`maxItems`)";
+pub(super) fn any_of(branches: Vec<Value>) -> Value {
     let mut m = Map::new();
     m.insert("anyOf".to_owned(), Value::Array(branches));
     Value::Object(m)

@@ -10,16 +10,21 @@
 //! Each dialect then only has a small syntax step (`dialect/*.rs`).
 
 mod build;
+mod empty;
 mod facts;
+mod fail;
 mod objects;
 mod refs;
 mod scalars;
+mod unions;
 pub(crate) use crate::types;
 
 use crate::analysis::Doc;
 use crate::closure::Src;
 use crate::note::{Action, Note};
 use serde_json::{Map, Value, json};
+
+pub(crate) use fail::{Blocked, Fail, FailKind};
 
 /// Which literals an `enum` of the dialect may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,59 +228,8 @@ fn literal_type(l: &Value, t: &str) -> bool {
     }
 }
 
-/// A location the dialect cannot express, or one that accepts no value.
-#[derive(Debug)]
-pub(crate) struct Fail(pub(crate) Note, pub(crate) FailKind);
-
-/// Why a location failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FailKind {
-    /// The dialect cannot say it (a reversible rewrite may carry it instead).
-    Inexpressible,
-    /// The location accepts no value at all.
-    Empty,
-    /// The output grew past the lowering's size or nesting limit (inlined
-    /// references): nothing further is worth lowering.
-    Limit,
-}
-
-/// Why a whole lowering failed: every location the dialect cannot express
-/// (up to [`MAX_BLOCKERS`], in document order), or the one failure that
-/// stopped it (a location accepting nothing, a limit).
-#[derive(Debug)]
-pub(crate) struct Blocked(pub(crate) Vec<Note>);
-
-impl From<Fail> for Blocked {
-    fn from(f: Fail) -> Blocked {
-        Blocked(vec![f.0])
-    }
-}
-
-impl Blocked {
-    /// The first reason.
-    #[cfg(test)]
-    pub(crate) fn first(&self) -> Option<&Note> {
-        self.0.first()
-    }
-}
-
 /// Most inexpressible locations one lowering lists before it stops.
 const MAX_BLOCKERS: usize = 8;
-
-impl Fail {
-    pub(crate) fn new(at: &str, keyword: &str, reason: impl Into<String>) -> Fail {
-        Fail(Note::new(at, keyword, Action::Degraded, reason), FailKind::Inexpressible)
-    }
-
-    /// A location that accepts no value.
-    pub(crate) fn empty(at: &str, keyword: &str, reason: impl Into<String>) -> Fail {
-        Fail(Note::new(at, keyword, Action::Degraded, reason), FailKind::Empty)
-    }
-
-    fn limit(at: &str, reason: &str) -> Fail {
-        Fail(Note::new(at, "", Action::Degraded, reason), FailKind::Limit)
-    }
-}
 
 /// A successful lowering.
 #[derive(Debug)]
@@ -434,25 +388,35 @@ impl<'d> Lowerer<'_, 'd> {
         let depth = self.ref_stack.len();
         // Branch choices belong to one location; the locations below choose their own.
         let outer_choices = std::mem::take(&mut self.choices);
-        let notes_before = self.notes.len();
-        let exact_before = self.exact;
+        let mark = self.mark();
         let facts = self.facts(own, at);
+        let mixed = facts.as_ref().is_ok_and(empty::mixed);
         let out = match facts {
             Ok(f) => self.build(f, pi, at),
             Err(e) => Err(e),
         };
+        // Arrays or objects that accept nothing empty the location only when
+        // it allows nothing else.
+        let out = match out {
+            Err(Fail(_, FailKind::Empty)) if mixed => {
+                self.rollback(mark);
+                self.ref_stack.truncate(depth);
+                self.refacts_without_parts(own, pi, at)
+            }
+            out => out,
+        };
         let out = match out {
             Err(Fail(why, FailKind::Inexpressible | FailKind::Limit)) if self.encodings => {
                 // What was noted inside is replaced by the string: keep only the reason.
-                self.notes.truncate(notes_before);
-                self.exact = exact_before;
+                self.notes.truncate(mark.notes);
+                self.exact = mark.exact;
                 Ok(self.json_text(at, &why))
             }
             // Without encodings the lowering fails, but first it lists every
             // location it cannot express: this one stands in as a string.
             Err(Fail(why, FailKind::Inexpressible)) if self.blockers.len() + 1 < MAX_BLOCKERS => {
-                self.notes.truncate(notes_before);
-                self.exact = exact_before;
+                self.notes.truncate(mark.notes);
+                self.exact = mark.exact;
                 self.blockers.push(why);
                 Ok(json!({"type": "string"}))
             }

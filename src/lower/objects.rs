@@ -2,7 +2,7 @@
 //! default filling, and maps as key/value pairs.
 
 use super::facts::Facts;
-use super::{Fail, Lowerer};
+use super::{Fail, FailKind, Lowerer};
 use crate::closure::{self, Gathered, Src};
 use crate::note::Action;
 use serde_json::{Map, Value};
@@ -50,9 +50,32 @@ impl<'d> Lowerer<'_, 'd> {
                 continue;
             }
             let here = srcs.first().map_or_else(|| at.to_owned(), |s| s.1.clone());
-            let v = self.location(srcs, &gathered.for_key(name), &here)?;
-            props.insert(name.clone(), v);
+            let for_key = gathered.for_key(name);
+            match self.property(srcs, &for_key, &here, f.required.contains(name))? {
+                Some(v) => {
+                    props.insert(name.clone(), v);
+                }
+                None => {
+                    forbidden.insert(name.as_str());
+                }
+            }
         }
+        self.close_object(f, at, out, &gathered, props, &forbidden)
+    }
+
+    /// The rest of [`Self::objects`], once its properties are lowered: closing,
+    /// default filling, maps. (Its own function, off the recursion through
+    /// properties, so that each level of it keeps a small stack frame.)
+    #[inline(never)]
+    fn close_object(
+        &mut self,
+        f: &Facts<'d>,
+        at: &str,
+        out: &mut Map<String, Value>,
+        gathered: &Gathered<'d>,
+        mut props: Map<String, Value>,
+        forbidden: &HashSet<&str>,
+    ) -> Result<(), Fail> {
         let mut closed = f.closed_at.clone();
         let mut additional: &[Src<'d>] = &f.additional;
         if let Some(pp) = &f.pattern_properties {
@@ -156,7 +179,7 @@ impl<'d> Lowerer<'_, 'd> {
         }
         if !forbidden.is_empty()
             && (self.rules.open_objects || !additional.is_empty())
-            && !self.closes_here(&gathered, &props, &forbidden)
+            && !self.closes_here(gathered, &props, forbidden)
         {
             let mut names: Vec<&str> = forbidden.iter().copied().collect();
             names.sort_unstable();
@@ -179,7 +202,8 @@ impl<'d> Lowerer<'_, 'd> {
                 ));
             }
             let here = additional[0].1.clone();
-            let v = self.location(additional, &undeclared(&gathered), &here)?;
+            // Values that accept nothing leave only the declared keys: not said here.
+            let v = self.location(additional, &undeclared(gathered), &here).map_err(Fail::not_empty)?;
             // A required key no node declares is held by the map's value schema.
             for r in &required {
                 if !props.contains_key(r) {
@@ -193,7 +217,7 @@ impl<'d> Lowerer<'_, 'd> {
             out.insert("additionalProperties".to_owned(), v);
             return Ok(());
         }
-        if self.rules.open_objects && !self.closes_here(&gathered, &props, &forbidden) {
+        if self.rules.open_objects && !self.closes_here(gathered, &props, forbidden) {
             if !self.rules.open_with_properties && !props.is_empty() {
                 // The converter cannot keep such an object open to every key
                 // (it refuses undeclared keys that prefix declared names): the
@@ -272,7 +296,7 @@ impl<'d> Lowerer<'_, 'd> {
     ) -> Result<Value, Fail> {
         let gathered = closure::gather_with(self.doc, pi, &self.choices);
         let here = f.additional[0].1.clone();
-        let value = self.location(&f.additional, &undeclared(&gathered), &here)?;
+        let value = self.location(&f.additional, &undeclared(&gathered), &here).map_err(Fail::not_empty)?;
         self.widen(
             at,
             "additionalProperties",
@@ -307,7 +331,35 @@ impl<'d> Lowerer<'_, 'd> {
     }
 }
 
-impl Lowerer<'_, '_> {
+impl<'d> Lowerer<'_, 'd> {
+    /// A property's location. An optional property that accepts no value can
+    /// only be absent, as if its schema were `false`: `None`, and the object
+    /// still accepts values. (Its own function, so that `objects`' stack frame
+    /// stays as small as it was.)
+    #[inline(never)]
+    fn property(&mut self, own: &[Src<'d>], pi: &[Src<'d>], at: &str, required: bool) -> Result<Option<Value>, Fail> {
+        let mark = self.mark();
+        match self.location(own, pi, at) {
+            Ok(v) => Ok(Some(v)),
+            Err(Fail(_, FailKind::Empty)) if !required => {
+                self.rollback(mark);
+                self.absent(at);
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    #[cold]
+    fn absent(&mut self, at: &str) {
+        self.note(
+            at,
+            "properties",
+            Action::Rewritten,
+            "an optional property whose schema accepts no value: it must be absent, as if its schema were `false`",
+        );
+    }
+
     /// A dialect that can keep objects open still closes a closable one when
     /// its rules prefer closed objects (engines that read openness badly).
     fn closes_here(

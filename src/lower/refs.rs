@@ -2,10 +2,10 @@
 //! are plain `$ref`s, lowered once into `$defs` (recursion kept) when the
 //! dialect resolves references.
 
-use super::build::{DISJOINT_ONCE_CLOSED, DISJOINT_ONE_OF, push_branch, union_node};
 use super::facts::Facts;
 use super::types::TypeSet;
-use super::{Fail, FailKind, Lowerer};
+use super::unions::{DISJOINT_ONCE_CLOSED, DISJOINT_ONE_OF, EMPTY_BRANCH, push_branch, union_node};
+use super::{Fail, Lowerer};
 use crate::closure::{self, Src};
 use crate::note::Action;
 use serde_json::{Map, Value};
@@ -78,9 +78,11 @@ impl<'d> Lowerer<'_, 'd> {
         let mut outs: Vec<Value> = Vec::with_capacity(branches.len());
         for b in branches {
             let one = std::slice::from_ref(b);
-            match self.location(one, one, &b.1) {
-                Ok(v) => push_branch(&mut outs, v),
-                Err(Fail(_, FailKind::Empty)) => {} // a branch that accepts nothing adds nothing
+            let mark = self.mark();
+            let v = self.location(one, one, &b.1);
+            match self.empty_after(mark, v) {
+                Ok(Some(v)) => push_branch(&mut outs, v),
+                Ok(None) => self.note(&b.1, kw, Action::Rewritten, EMPTY_BRANCH),
                 Err(e) => return Some(Err(e)),
             }
         }

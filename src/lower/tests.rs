@@ -153,3 +153,42 @@ fn err_lists_each_inexpressible_location_up_to_the_cap() {
     let enc = Settings { encodings: true, ..settings };
     assert!(lower(&Doc { root: &with(12) }, &NO_MAPS, enc).is_ok());
 }
+
+#[test]
+fn ok_an_optional_property_that_accepts_nothing_must_be_absent() {
+    static CLOSED: Rules = Rules { open_objects: false, ..OPEN };
+    let doc =
+        json!({"type": "object", "properties": {"a": {"type": "string"}, "x": {"type": "integer", "enum": ["s"]}}});
+    let settings =
+        Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
+    let l = lower(&Doc { root: &doc }, &CLOSED, settings).expect("the object still accepts values");
+    assert_eq!(l.schema["properties"], json!({"a": {"type": "string"}}), "x is never sent");
+    assert!(l.exact);
+    // Required, it empties the object: the failure says so.
+    let doc = json!({"type": "object", "properties": {"x": {"type": "integer", "enum": ["s"]}}, "required": ["x"]});
+    assert!(check(doc).unwrap_err().contains("accepts no value"));
+}
+
+#[test]
+fn ok_a_union_keeps_what_a_branch_accepts_besides_objects_that_accept_nothing() {
+    // The first branch accepts every non-object; its objects accept nothing.
+    let s = json!({"anyOf": [{"required": ["a"], "additionalProperties": false}, {"type": "object"}]});
+    let (out, exact) = check(s).expect("lowers");
+    assert_eq!(out["anyOf"][0]["type"], json!(["string", "number", "boolean", "array", "null"]));
+    assert_eq!(out["anyOf"][1]["type"], json!("object"));
+    assert!(exact);
+    // A branch that accepts nothing at all is left out.
+    let s = json!({"anyOf": [{"type": "array", "items": {"enum": [1], "type": "string"}, "minItems": 1}, {"type": "string"}]});
+    assert_eq!(check(s), Ok((json!({"type": "string"}), true)));
+}
+
+#[test]
+fn ok_an_element_position_that_accepts_nothing_ends_the_array() {
+    static TUPLES: Rules = Rules { keywords: &["prefixItems", "maxItems"], ..OPEN };
+    let doc = json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer", "enum": ["s"]}]});
+    let settings =
+        Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
+    let l = lower(&Doc { root: &doc }, &TUPLES, settings).expect("lowers");
+    assert_eq!(l.schema, json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false, "maxItems": 1}));
+    assert!(l.exact);
+}
