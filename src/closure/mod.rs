@@ -328,19 +328,26 @@ impl<'a> Gathered<'a> {
         (proves(doc, &srcs, d) && complete(doc, &srcs, d, 0)).then(|| d.clone())
     }
 
-    /// Schemas that may apply to the value of key `key`.
+    /// Schemas that may apply to the value of key `key`. A node's
+    /// `additionalProperties` and `unevaluatedProperties` never apply to a key
+    /// its own `properties` declares.
     pub(crate) fn for_key(&self, key: &str) -> Vec<Src<'a>> {
         let mut out = self.inherited(false);
         for (map, at) in &self.nodes {
+            let mut declared = false;
             if let Some(Value::Object(props)) = map.get("properties")
                 && let Some(s) = props.get(key)
             {
+                declared = true;
                 out.push((s, crate::pointer::push(&crate::pointer::push(at, "properties"), key)));
             }
             if let Some(Value::Object(pp)) = map.get("patternProperties") {
                 for (p, s) in pp {
                     out.push((s, crate::pointer::push(&crate::pointer::push(at, "patternProperties"), p)));
                 }
+            }
+            if declared {
+                continue;
             }
             for kw in ["additionalProperties", "unevaluatedProperties"] {
                 if let Some(s) = map.get(kw) {

@@ -319,3 +319,17 @@ fn ok_a_one_of_of_open_models_closes_by_branch_when_required_fields_tell_them_ap
     let s = json!({"type": "object", "properties": {"pet": {"oneOf": [model("meows"), open]}}});
     assert_eq!(project(&s, &cat), cat);
 }
+
+#[test]
+fn ok_additional_properties_never_applies_to_a_key_its_node_declares() {
+    let schema = json!({"properties": {"a": {"type": "string"}}, "additionalProperties": false,
+        "allOf": [{"additionalProperties": {"type": "string"}}]});
+    let doc = Doc { root: &schema };
+    let g = gather(&doc, &[(&schema, String::new())]);
+    let at: Vec<String> = g.for_key("a").into_iter().map(|s| s.1).collect();
+    // The root's own `false` does not apply to `a`; the `allOf` part, which
+    // declares nothing, does.
+    assert_eq!(at, ["/properties/a", "/allOf/0/additionalProperties"]);
+    let at: Vec<String> = g.for_key("b").into_iter().map(|s| s.1).collect();
+    assert_eq!(at, ["/additionalProperties", "/allOf/0/additionalProperties"]);
+}
