@@ -51,7 +51,7 @@ impl<'d> Lowerer<'_, 'd> {
             }
             let here = srcs.first().map_or_else(|| at.to_owned(), |s| s.1.clone());
             let for_key = gathered.for_key(name);
-            match self.property(srcs, &for_key, &here, f.required.contains(name))? {
+            match self.property(srcs, &for_key, &here, (name, &f.required))? {
                 Some(v) => {
                     props.insert(name.clone(), v);
                 }
@@ -337,11 +337,19 @@ impl<'d> Lowerer<'_, 'd> {
     /// still accepts values. (Its own function, so that `objects`' stack frame
     /// stays as small as it was.)
     #[inline(never)]
-    fn property(&mut self, own: &[Src<'d>], pi: &[Src<'d>], at: &str, required: bool) -> Result<Option<Value>, Fail> {
+    fn property(
+        &mut self,
+        own: &[Src<'d>],
+        pi: &[Src<'d>],
+        at: &str,
+        (name, required): (&str, &[String]),
+    ) -> Result<Option<Value>, Fail> {
         let mark = self.mark();
         match self.location(own, pi, at) {
             Ok(v) => Ok(Some(v)),
-            Err(Fail(_, FailKind::Empty)) if !required => {
+            // `required` is only read here: a linear scan per property would
+            // cost a large object quadratic time.
+            Err(Fail(_, FailKind::Empty)) if !required.iter().any(|r| r == name) => {
                 self.rollback(mark);
                 self.absent(at);
                 Ok(None)
