@@ -27,6 +27,8 @@ impl<'d> Lowerer<'_, 'd> {
             if c.never.is_some() || c.types.is_empty() || c.no_literal_fits() {
                 continue;
             }
+            // The note of a left-out branch names it: the last union's branch taken.
+            let branch = chosen.last().map(|(p, i)| (crate::pointer::push_index(p, *i), union_keyword(p)));
             if self.readings.by_branch {
                 self.choices = outer.iter().cloned().chain(chosen).collect();
             }
@@ -44,7 +46,10 @@ impl<'d> Lowerer<'_, 'd> {
             self.choices.clone_from(&outer);
             match self.empty_after(mark, v)? {
                 Some(v) => push_branch(&mut outs, v),
-                None => self.note(at, "anyOf", Action::Rewritten, EMPTY_BRANCH),
+                None => {
+                    let (p, kw) = branch.unwrap_or_else(|| (at.to_owned(), "anyOf"));
+                    self.note(&p, kw, Action::Rewritten, EMPTY_BRANCH);
+                }
             }
         }
         self.union_of(outs, if_closed, annotations, at)
@@ -173,6 +178,11 @@ const ONE_OF_AS_ANY_OF: &str = "read as `anyOf` (widening: an answer matching se
 pub(super) const DISJOINT_ONCE_CLOSED: &str = "read as `anyOf`: each branch is sent closed to its own keys, and each requires a key the others do not declare (or give another type), so no answer matches two of them";
 /// The note of a `oneOf` proved disjoint and sent as `anyOf`.
 pub(super) const DISJOINT_ONE_OF: &str = "read as `anyOf`: its branches are disjoint (distinct types, distinct literals of a required key, or a key one requires and another forbids), so no answer matches two of them";
+
+/// The keyword of the union at pointer `p` (`…/anyOf` or `…/oneOf`).
+fn union_keyword(p: &str) -> &'static str {
+    if p.ends_with("/oneOf") { "oneOf" } else { "anyOf" }
+}
 
 /// Adds a lowered branch to a union's branches, splicing a union in.
 pub(super) fn push_branch(outs: &mut Vec<Value>, v: Value) {
