@@ -136,7 +136,7 @@ impl Emission {
     /// and options): undeclared keys of closable objects dropped, unions closed
     /// by the first branch the value satisfies, absent properties with a
     /// provably valid `default` filled in. Without a schema, `value` unchanged.
-    /// The first call that meets a union builds validators of the schema's
+    /// The first call, when the schema has unions, builds validators of its
     /// branches, kept for the next calls.
     ///
     /// ```
@@ -148,11 +148,22 @@ impl Emission {
     #[must_use]
     pub fn project(&self, value: &Value) -> Value {
         let Some(root) = self.work.as_ref().or(self.source.as_ref()) else { return value.clone() };
+        let build = || crate::preflight::branch_validators(root, self.assert_formats);
+        // Built before the walk rather than deep inside it, where building
+        // (itself recursive) would stack on top of the walk.
+        if has_union(root) {
+            self.branches.get_or_init(build);
+        }
         let accepts = |at: &str, v: &Value| {
-            let map = self.branches.get_or_init(|| crate::preflight::branch_validators(root, self.assert_formats));
+            let map = self.branches.get_or_init(build);
             map.as_ref().and_then(|m| m.get(&format!("#{at}"))).is_some_and(|val| val.is_valid(v))
         };
         crate::closure::project_value(&crate::analysis::Doc { root }, value, self.readings, &accepts)
+    }
+
+    /// The validators of the sent schema's branches ([`Emission::sent_accepts`]).
+    pub(crate) fn sent_validators(&self, ann: &Value) -> Option<&jsonschema::ValidatorMap> {
+        self.sent_branches.get_or_init(|| crate::preflight::branch_validators(&crate::lower::strip(ann), true)).as_ref()
     }
 
     /// The caller's schema this emission was compiled from, if any.
@@ -176,6 +187,25 @@ impl Emission {
             "notes": self.notes.iter().map(Note::to_json).collect::<Vec<_>>(),
         })
     }
+}
+
+/// Whether `schema` has an `anyOf` or `oneOf` anywhere (a member named so
+/// counts too: it only makes validators be built early).
+pub(crate) fn has_union(schema: &Value) -> bool {
+    let mut stack = vec![schema];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                if m.contains_key("anyOf") || m.contains_key("oneOf") {
+                    return true;
+                }
+                stack.extend(m.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 #[cfg(test)]

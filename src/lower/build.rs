@@ -3,23 +3,50 @@
 use super::facts::Facts;
 use super::types::TypeSet;
 use super::{Fail, Literals, Lowerer};
-use crate::closure::{self, Src};
+use crate::closure::Src;
 use crate::note::Action;
 use serde_json::{Map, Value};
 
 impl<'d> Lowerer<'_, 'd> {
-    pub(crate) fn build(&mut self, mut f: Facts<'d>, pi: &[Src<'d>], at: &str) -> Result<Value, Fail> {
+    /// The output node of one location from its merged facts. It stays on the
+    /// path of every nested location, so its own frame is kept small: the
+    /// facts come boxed, and the scalar keywords are written by [`Self::head`].
+    pub(crate) fn build(&mut self, mut f: Box<Facts<'d>>, pi: &[Src<'d>], at: &str) -> Result<Value, Fail> {
         if let Some(p) = &f.never {
             return Err(Fail::empty(p, "", "a `false` schema accepts no value"));
         }
         if !f.unions.is_empty() && self.nesting == 1 && !self.rules.root_unions {
-            for (kw, p, _) in std::mem::take(&mut f.unions) {
-                self.widen(&p, kw, Action::Dropped, "not allowed at the root by the dialect: dropped (widening)");
-            }
+            self.drop_root_unions(&mut f);
         }
         if !f.unions.is_empty() {
             return self.distribute(f, pi, at);
         }
+        let (mut out, types, null_branch) = self.head(&mut f, at)?;
+        // An untyped node only gets the keywords its facts call for.
+        let untyped = types == TypeSet::ALL;
+        if types.array && !(untyped && f.array_nodes.is_empty() && f.min_items.is_none() && f.max_items.is_none()) {
+            self.arrays(&f, pi, at, &mut out)?;
+        }
+        if types.object && (!untyped || has_object_facts(&f)) {
+            if types == TypeSet::object_only() && self.encodings && !self.rules.maps && is_pure_map(&f) {
+                return self.pairs(&f, pi, at, out);
+            }
+            self.objects(&f, pi, at, &mut out)?;
+        }
+        Ok(self.tail(out, null_branch, at))
+    }
+
+    #[inline(never)]
+    fn drop_root_unions(&mut self, f: &mut Facts<'d>) {
+        for (kw, p, _) in std::mem::take(&mut f.unions) {
+            self.widen(&p, kw, Action::Dropped, "not allowed at the root by the dialect: dropped (widening)");
+        }
+    }
+
+    /// The node's annotations, type, literals and scalar keywords; the types it
+    /// allows; whether `null` is split off into a branch of its own.
+    #[inline(never)]
+    fn head(&mut self, f: &mut Facts<'d>, at: &str) -> Result<(Map<String, Value>, TypeSet, bool), Fail> {
         for (kw, p) in std::mem::take(&mut f.dropped) {
             let reason = match kw.as_str() {
                 "not" | "if" => "cannot be expressed; dropped whole (widening)",
@@ -71,22 +98,17 @@ impl<'d> Lowerer<'_, 'd> {
             out.insert("enum".to_owned(), Value::Array(l));
         }
         if types.string {
-            self.strings(&f, &mut out);
+            self.strings(f, &mut out);
         }
         if types.has_numbers() {
-            self.numbers(&f, types, &mut out);
+            self.numbers(f, types, &mut out);
         }
-        // An untyped node only gets the keywords its facts call for.
-        let untyped = types == TypeSet::ALL;
-        if types.array && !(untyped && f.array_nodes.is_empty() && f.min_items.is_none() && f.max_items.is_none()) {
-            self.arrays(&f, pi, at, &mut out)?;
-        }
-        if types.object && (!untyped || has_object_facts(&f)) {
-            if types == TypeSet::object_only() && self.encodings && !self.rules.maps && is_pure_map(&f) {
-                return self.pairs(&f, pi, at, out);
-            }
-            self.objects(&f, pi, at, &mut out)?;
-        }
+        Ok((out, types, null_branch))
+    }
+
+    /// The node, located when it has properties, and its `null` branch.
+    #[inline(never)]
+    fn tail(&self, mut out: Map<String, Value>, null_branch: bool, at: &str) -> Value {
         if self.locate && out.contains_key("properties") {
             out.insert(super::AT.to_owned(), Value::String(at.to_owned()));
         }
@@ -94,9 +116,9 @@ impl<'d> Lowerer<'_, 'd> {
         if null_branch {
             let mut null = Map::new();
             null.insert("type".to_owned(), Value::String("null".to_owned()));
-            return Ok(any_of(vec![node, Value::Object(null)]));
+            return any_of(vec![node, Value::Object(null)]);
         }
-        Ok(node)
+        node
     }
 
     /// Decides how the literals are sent. Returns the `enum` to send (if any) and
@@ -150,184 +172,6 @@ impl<'d> Lowerer<'_, 'd> {
         );
         (None, false)
     }
-
-    fn arrays(&mut self, f: &Facts<'d>, pi: &[Src<'d>], at: &str, out: &mut Map<String, Value>) -> Result<(), Fail> {
-        let prefix_kw = "prefixItems";
-        // Per node: its prefix list and its rest schema (None = any element).
-        let mut prefixes: Vec<Vec<Src<'d>>> = Vec::new();
-        let mut rests: Vec<Option<Src<'d>>> = Vec::new();
-        for (map, p) in &f.array_nodes {
-            let prefix: Vec<Src<'d>> = match map.get(prefix_kw) {
-                Some(Value::Array(list)) => list
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| (s, crate::pointer::push_index(&crate::pointer::push(p, prefix_kw), i)))
-                    .collect(),
-                _ => Vec::new(),
-            };
-            let rest = map.get("items").map(|v| (v, crate::pointer::push(p, "items")));
-            prefixes.push(prefix);
-            rests.push(rest);
-        }
-        let width = prefixes.iter().map(Vec::len).max().unwrap_or(0);
-        let gathered = closure::gather_with(self.doc, pi, &self.choices);
-        // Element count bound from nodes whose rest is `false`.
-        let mut max_from_tuple: Option<(u64, String)> = None;
-        for (i, r) in rests.iter().enumerate() {
-            if let Some((Value::Bool(false), p)) = r {
-                let n = prefixes[i].len() as u64;
-                if max_from_tuple.as_ref().is_none_or(|(m, _)| n < *m) {
-                    max_from_tuple = Some((n, p.clone()));
-                }
-            }
-        }
-        // A tuple closed by `maxItems` (Pydantic's fixed-length tuples) takes no
-        // element beyond its positions, whatever `items` says.
-        if let Some((m, p)) = &f.max_items
-            && usize::try_from(*m).is_ok_and(|m| m <= width)
-            && max_from_tuple.as_ref().is_none_or(|(t, _)| m < t)
-        {
-            max_from_tuple = Some((*m, p.clone()));
-        }
-        let mut positions: Vec<Value> = Vec::with_capacity(width);
-        let limit = max_from_tuple.as_ref().map_or(width, |(m, _)| width.min(*m as usize));
-        for i in 0..limit {
-            let mut srcs: Vec<Src<'d>> = Vec::new();
-            for (j, prefix) in prefixes.iter().enumerate() {
-                match prefix.get(i) {
-                    Some(s) => srcs.push(s.clone()),
-                    None => srcs.extend(rests[j].clone()),
-                }
-            }
-            let here = srcs.first().map_or_else(|| at.to_owned(), |s| s.1.clone());
-            // No element can stand here: the array ends before it.
-            let mark = self.mark();
-            let v = self.location(&srcs, &gathered.for_index(Some(i)), &here);
-            match self.empty_after(mark, v)? {
-                Some(v) => positions.push(v),
-                None => {
-                    self.note(&here, prefix_kw, Action::Rewritten, NO_ELEMENT);
-                    max_from_tuple = Some((i as u64, here));
-                    break;
-                }
-            }
-        }
-        let rest_srcs: Vec<Src<'d>> = rests.iter().flatten().cloned().collect();
-        let mut rest_forbidden = max_from_tuple.is_some();
-        let rest_any = !rest_forbidden && rest_srcs.is_empty();
-        let rest_value = if rest_forbidden || rest_any {
-            None
-        } else {
-            let here = rest_srcs[0].1.clone();
-            let mark = self.mark();
-            let v = self.location(&rest_srcs, &gathered.for_index(None), &here);
-            let v = self.empty_after(mark, v)?;
-            if v.is_none() {
-                self.note(&here, "items", Action::Rewritten, NO_ELEMENT);
-                max_from_tuple = Some((positions.len() as u64, here));
-                rest_forbidden = true;
-            }
-            v
-        };
-        if let (Some((min, p)), Some((max, _))) = (&f.min_items, &max_from_tuple)
-            && min > max
-        {
-            return Err(Fail::empty(p, "minItems", "more elements are required than can be valid: accepts no value"));
-        }
-        let mut max_items = f.max_items.clone();
-        if let Some((n, p)) = &max_from_tuple
-            && max_items.as_ref().is_none_or(|(m, _)| n < m)
-        {
-            max_items = Some((*n, p.clone()));
-        }
-        if !positions.is_empty() && self.rules.allows("prefixItems") {
-            out.insert("prefixItems".to_owned(), Value::Array(positions));
-            match (rest_value, rest_forbidden) {
-                (Some(v), _) => {
-                    out.insert("items".to_owned(), v);
-                }
-                (None, true) => {
-                    out.insert("items".to_owned(), Value::Bool(false));
-                }
-                (None, false) => {}
-            }
-        } else {
-            let mut branches = positions;
-            if !branches.is_empty() {
-                self.widen(
-                    at,
-                    prefix_kw,
-                    Action::Rewritten,
-                    "tuple positions sent as one union for every element (widening)",
-                );
-            }
-            match rest_value {
-                Some(v) => branches.push(v),
-                None if rest_any => {
-                    if self.rules.arrays_without_items {
-                        branches.clear();
-                    } else if self.rules.any_value {
-                        branches = vec![Value::Object(Map::new())];
-                    } else {
-                        return Err(Fail::new(
-                            at,
-                            "items",
-                            "array elements of any type cannot be expressed in this dialect",
-                        ));
-                    }
-                }
-                None => {}
-            }
-            let mut unique: Vec<Value> = Vec::new();
-            for b in branches {
-                if !unique.contains(&b) {
-                    unique.push(b);
-                }
-            }
-            match unique.len() {
-                0 if rest_forbidden => {
-                    // Only the empty array: `maxItems: 0` below says so; elements never
-                    // occur, so a dialect that wants `items` gets any type it can say (and
-                    // without `maxItems`, strings widen an array that must be empty).
-                    if !self.rules.arrays_without_items {
-                        out.insert("items".to_owned(), serde_json::json!({"type": "string"}));
-                        if self.rules.allows("maxItems") {
-                            self.note(
-                                at,
-                                "items",
-                                Action::Rewritten,
-                                "only the empty array is valid here: `items` is sent as strings, which `maxItems: 0` never lets occur",
-                            );
-                        } else {
-                            self.widen(
-                                at,
-                                "items",
-                                Action::Rewritten,
-                                "only the empty array is valid here, which the dialect cannot say: `items` is sent as strings (widening)",
-                            );
-                        }
-                    }
-                }
-                0 => {}
-                1 => {
-                    out.insert("items".to_owned(), unique.pop().unwrap_or(Value::Null));
-                }
-                _ => {
-                    out.insert("items".to_owned(), any_of(unique));
-                }
-            }
-        }
-        for (kw, v) in [("minItems", &f.min_items), ("maxItems", &max_items)] {
-            if let Some((n, p)) = v {
-                if self.rules.allows(kw) {
-                    out.insert(kw.to_owned(), Value::from(*n));
-                } else {
-                    self.widen(p, kw, Action::Dropped, "not supported by the dialect: dropped (widening)");
-                }
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Keys no node declares, constrained only by `additionalProperties` schemas.
@@ -359,7 +203,6 @@ pub(super) fn has_object_facts(f: &Facts<'_>) -> bool {
 }
 
 /// An element position (or every further element) that accepts no value.
-const NO_ELEMENT: &str = "no element is valid here: the array ends before it (`maxItems`)";
 pub(super) fn any_of(branches: Vec<Value>) -> Value {
     let mut m = Map::new();
     m.insert("anyOf".to_owned(), Value::Array(branches));

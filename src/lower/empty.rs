@@ -83,7 +83,7 @@ impl<'d> Lowerer<'_, 'd> {
             if whole.types.object == object && whole.types.array == array {
                 continue; // nothing left out
             }
-            let mut f = whole.clone();
+            let mut f = Box::new(whole.clone());
             f.types.object &= object;
             f.types.array &= array;
             let mark = self.mark();

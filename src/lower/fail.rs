@@ -1,6 +1,10 @@
-//! Why a location, or a whole lowering, fails.
+//! Why a location, or a whole lowering, fails, and what a failed location
+//! becomes (rebuilt without its empty parts, a JSON-text string, a blocker).
 
+use super::{JSON_TEXT, Lowerer, MAX_BLOCKERS, empty};
+use crate::closure::Src;
 use crate::note::{Action, Note};
+use serde_json::{Map, Value, json};
 
 /// A location the dialect cannot express, or one that accepts no value.
 #[derive(Debug)]
@@ -22,7 +26,7 @@ pub(crate) enum FailKind {
 }
 
 /// Why a whole lowering failed: every location the dialect cannot express
-/// (up to [`MAX_BLOCKERS`](super::MAX_BLOCKERS), in document order), or the one failure that
+/// (up to [`MAX_BLOCKERS`], in document order), or the one failure that
 /// stopped it (a location accepting nothing, a limit).
 #[derive(Debug)]
 pub(crate) struct Blocked(pub(crate) Vec<Note>);
@@ -64,5 +68,76 @@ impl Fail {
 
     pub(super) fn limit(at: &str, reason: &str) -> Fail {
         Fail(Note::new(at, "", Action::Degraded, reason), FailKind::Limit)
+    }
+}
+
+impl<'d> Lowerer<'_, 'd> {
+    /// What a location's failure becomes: the location rebuilt without its
+    /// arrays or objects when only they accept nothing, a string holding JSON
+    /// text under reshape, or a blocker listed.
+    #[inline(never)]
+    pub(super) fn settle(
+        &mut self,
+        out: Result<Value, Fail>,
+        mixed: bool,
+        mark: empty::Mark,
+        depth: usize,
+        (own, pi, at): (&[Src<'d>], &[Src<'d>], &str),
+    ) -> Result<Value, Fail> {
+        // Arrays or objects that accept nothing empty the location only when
+        // it allows nothing else.
+        let out = match out {
+            Err(Fail(_, FailKind::Empty)) if mixed => {
+                self.rollback(mark);
+                self.ref_stack.truncate(depth);
+                self.refacts_without_parts(own, pi, at)
+            }
+            out => out,
+        };
+        match out {
+            Err(Fail(why, FailKind::Inexpressible | FailKind::Limit)) if self.encodings => {
+                // What was noted inside is replaced by the string: keep only the reason.
+                self.notes.truncate(mark.notes);
+                self.exact = mark.exact;
+                Ok(self.json_text(at, &why))
+            }
+            // Without encodings the lowering fails, but first it lists every
+            // location it cannot express: this one stands in as a string.
+            Err(Fail(why, FailKind::Inexpressible)) if self.blockers.len() + 1 < MAX_BLOCKERS => {
+                self.notes.truncate(mark.notes);
+                self.exact = mark.exact;
+                self.blockers.push(why);
+                Ok(json!({"type": "string"}))
+            }
+            Err(Fail(why, FailKind::Inexpressible)) if !self.blockers.is_empty() => {
+                self.blockers.push(why);
+                Err(Fail::limit(
+                    "",
+                    "more locations may follow that the dialect cannot express: only the first are listed",
+                ))
+            }
+            other => other,
+        }
+    }
+}
+
+impl Lowerer<'_, '_> {
+    /// A location sent as a string holding its JSON text (reshape).
+    fn json_text(&mut self, at: &str, why: &Note) -> Value {
+        let spot =
+            if why.pointer == at || why.pointer.is_empty() { "here".to_owned() } else { format!("at {}", why.pointer) };
+        self.widen(
+            at,
+            "",
+            Action::Rewritten,
+            format!(
+                "reshape: {} ({spot}), so it is sent as a string holding its JSON text; decode parses it and validates the whole answer (widening: the string may hold any text)",
+                why.reason
+            ),
+        );
+        let mut m = Map::new();
+        m.insert("type".to_owned(), Value::String("string".to_owned()));
+        m.insert(JSON_TEXT.to_owned(), Value::Bool(true));
+        Value::Object(m)
     }
 }

@@ -9,6 +9,7 @@
 //! at all fails the whole lowering ([`Fail`]), since dropping it would narrow.
 //! Each dialect then only has a small syntax step (`dialect/*.rs`).
 
+mod arrays;
 mod build;
 mod empty;
 mod facts;
@@ -22,7 +23,7 @@ pub(crate) use crate::types;
 use crate::analysis::Doc;
 use crate::closure::Src;
 use crate::note::{Action, Note};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 pub(crate) use fail::{Blocked, Fail, FailKind};
 
@@ -374,13 +375,10 @@ impl<'d> Lowerer<'_, 'd> {
     /// Lowers one instance location: `own` are the schemas that apply there
     /// conjunctively, `pi` what the projection sees there; `at` names the spot.
     pub(crate) fn location(&mut self, own: &[Src<'d>], pi: &[Src<'d>], at: &str) -> Result<Value, Fail> {
-        self.produced += 1;
-        if self.produced > MAX_OUTPUT_NODES {
-            return Err(Fail::limit(at, "the schema grows too large once references are inlined"));
-        }
-        if self.nesting >= MAX_NESTING {
-            return Err(Fail::limit(at, "the schema nests too deeply once references are inlined"));
-        }
+        // Every nested location passes through here: the frame is kept small
+        // (the facts boxed, the limits and the failures handled in their own
+        // functions), so that the deepest nesting allowed fits a 2 MiB stack.
+        self.within_limits(at)?;
         if let Some(v) = self.pass_through(own, pi, at) {
             return v;
         }
@@ -389,71 +387,35 @@ impl<'d> Lowerer<'_, 'd> {
         // Branch choices belong to one location; the locations below choose their own.
         let outer_choices = std::mem::take(&mut self.choices);
         let mark = self.mark();
-        let facts = self.facts(own, at);
-        let mixed = facts.as_ref().is_ok_and(empty::mixed);
-        let out = match facts {
-            Ok(f) => self.build(f, pi, at),
-            Err(e) => Err(e),
+        let (out, mixed) = match self.boxed_facts(own, at) {
+            Ok(f) => {
+                let mixed = empty::mixed(&f);
+                (self.build(f, pi, at), mixed)
+            }
+            Err(e) => (Err(e), false),
         };
-        // Arrays or objects that accept nothing empty the location only when
-        // it allows nothing else.
-        let out = match out {
-            Err(Fail(_, FailKind::Empty)) if mixed => {
-                self.rollback(mark);
-                self.ref_stack.truncate(depth);
-                self.refacts_without_parts(own, pi, at)
-            }
-            out => out,
-        };
-        let out = match out {
-            Err(Fail(why, FailKind::Inexpressible | FailKind::Limit)) if self.encodings => {
-                // What was noted inside is replaced by the string: keep only the reason.
-                self.notes.truncate(mark.notes);
-                self.exact = mark.exact;
-                Ok(self.json_text(at, &why))
-            }
-            // Without encodings the lowering fails, but first it lists every
-            // location it cannot express: this one stands in as a string.
-            Err(Fail(why, FailKind::Inexpressible)) if self.blockers.len() + 1 < MAX_BLOCKERS => {
-                self.notes.truncate(mark.notes);
-                self.exact = mark.exact;
-                self.blockers.push(why);
-                Ok(json!({"type": "string"}))
-            }
-            Err(Fail(why, FailKind::Inexpressible)) if !self.blockers.is_empty() => {
-                self.blockers.push(why);
-                Err(Fail::limit(
-                    "",
-                    "more locations may follow that the dialect cannot express: only the first are listed",
-                ))
-            }
-            other => other,
-        };
+        let out = self.settle(out, mixed, mark, depth, (own, pi, at));
         self.ref_stack.truncate(depth);
         self.nesting -= 1;
         self.choices = outer_choices;
         out
     }
-}
 
-impl Lowerer<'_, '_> {
-    /// A location sent as a string holding its JSON text (reshape).
-    fn json_text(&mut self, at: &str, why: &Note) -> Value {
-        let spot =
-            if why.pointer == at || why.pointer.is_empty() { "here".to_owned() } else { format!("at {}", why.pointer) };
-        self.widen(
-            at,
-            "",
-            Action::Rewritten,
-            format!(
-                "reshape: {} ({spot}), so it is sent as a string holding its JSON text; decode parses it and validates the whole answer (widening: the string may hold any text)",
-                why.reason
-            ),
-        );
-        let mut m = Map::new();
-        m.insert("type".to_owned(), Value::String("string".to_owned()));
-        m.insert(JSON_TEXT.to_owned(), Value::Bool(true));
-        Value::Object(m)
+    #[inline(never)]
+    fn within_limits(&mut self, at: &str) -> Result<(), Fail> {
+        self.produced += 1;
+        if self.produced > MAX_OUTPUT_NODES {
+            return Err(Fail::limit(at, "the schema grows too large once references are inlined"));
+        }
+        if self.nesting >= MAX_NESTING {
+            return Err(Fail::limit(at, "the schema nests too deeply once references are inlined"));
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn boxed_facts(&mut self, own: &[Src<'d>], at: &str) -> Result<Box<facts::Facts<'d>>, Fail> {
+        self.facts(own, at).map(Box::new)
     }
 }
 

@@ -13,7 +13,7 @@ use serde_json::Value;
 impl<'d> Lowerer<'_, 'd> {
     /// `S ∧ (B1 ∨ B2)` = `(S ∧ B1) ∨ (S ∧ B2)`: each branch is lowered with the
     /// siblings merged in, so nothing is lost to a dialect that cannot mix them.
-    pub(super) fn distribute(&mut self, f: Facts<'d>, pi: &[Src<'d>], at: &str) -> Result<Value, Fail> {
+    pub(super) fn distribute(&mut self, f: Box<Facts<'d>>, pi: &[Src<'d>], at: &str) -> Result<Value, Fail> {
         if let Some(v) = self.union_of_locations(&f, pi, at) {
             return v;
         }
@@ -34,7 +34,7 @@ impl<'d> Lowerer<'_, 'd> {
             }
             // A branch found to accept nothing while built adds nothing either
             // (when only its arrays or objects accept nothing, the rest is kept).
-            let whole = empty::mixed(&c).then(|| Box::new(c.clone()));
+            let whole = empty::mixed(&c).then(|| c.clone());
             let mark = self.mark();
             let v = match (self.build(c, pi, at), whole) {
                 (Err(Fail(_, FailKind::Empty)), Some(whole)) => {
@@ -59,7 +59,7 @@ impl<'d> Lowerer<'_, 'd> {
     /// branches it took. (Its own function, like [`Self::union_of`], so that
     /// the recursion through unions keeps a small stack frame.)
     #[inline(never)]
-    fn combinations(&mut self, mut f: Facts<'d>, pi: &[Src<'d>]) -> Result<Union<'d>, Fail> {
+    fn combinations(&mut self, mut f: Box<Facts<'d>>, pi: &[Src<'d>]) -> Result<Union<'d>, Fail> {
         let unions = std::mem::take(&mut f.unions);
         // Annotations describe the whole location: keep them on the union, once.
         let annotations: Vec<(&str, Value)> = [("title", f.title.take()), ("description", f.description.take())]
@@ -84,7 +84,7 @@ impl<'d> Lowerer<'_, 'd> {
         // Each combination remembers which branch of each union it took: its
         // objects close to the keys of those branches (unions close by branch).
         let within = f.types;
-        let mut combos: Vec<(Facts<'d>, Vec<(String, usize)>)> = vec![(f, Vec::new())];
+        let mut combos: Vec<Combo<'d>> = vec![(f, Vec::new())];
         // `oneOf`s apart once closed, in a dialect that may send an object open:
         // exact only if every branch sent is closed (known once they are built).
         let mut if_closed: Vec<(String, &str)> = Vec::new();
@@ -108,7 +108,7 @@ impl<'d> Lowerer<'_, 'd> {
                     let bf = self.facts(std::slice::from_ref(b), &b.1)?;
                     let mut chosen = chosen.clone();
                     chosen.push((p.clone(), i));
-                    next.push((conjoin(c, bf), chosen));
+                    next.push((Box::new(conjoin(c, bf)), chosen));
                 }
             }
             combos = next;
@@ -161,9 +161,13 @@ impl<'d> Lowerer<'_, 'd> {
     }
 }
 
+/// One combination of branches: its merged facts, and the branch it took of
+/// each union (the union's pointer, the branch's index).
+type Combo<'d> = (Box<Facts<'d>>, Vec<(String, usize)>);
+
 /// The combinations of a location's union branches, to build one by one.
 struct Union<'d> {
-    combos: Vec<(Facts<'d>, Vec<(String, usize)>)>,
+    combos: Vec<Combo<'d>>,
     /// `oneOf`s exact only if every branch is sent closed.
     if_closed: Vec<(String, &'static str)>,
     /// Annotations of the whole location, kept on the union.

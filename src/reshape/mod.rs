@@ -77,6 +77,19 @@ fn rewrite_optionals(
     crate::lower::for_each_child_at_mut(m, at, &mut |s, here| {
         rewrite_optionals(s, root, &here, notes, depth + 1, only);
     });
+    rewrite_optionals_here(m, root, at, notes, only);
+}
+
+/// [`rewrite_optionals`] of one node, its children done. (Its own function,
+/// so that the recursion keeps a small stack frame.)
+#[inline(never)]
+fn rewrite_optionals_here(
+    m: &mut Map<String, Value>,
+    root: &Value,
+    at: &str,
+    notes: &mut Vec<Note>,
+    only: Option<&HashSet<(String, String)>>,
+) {
     let required: Vec<String> = match m.get("required") {
         Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
         _ => Vec::new(),
@@ -362,6 +375,9 @@ pub(crate) fn forward(x: &Value, ann: &Value, accepts: Accepts<'_>) -> Option<Va
     fill(x, ann, "", &cx, 0)
 }
 
+/// The forward rewrite of `x` at `node`. It recurses once per level of the
+/// answer, so each kind of node is rewritten by a function of its own and this
+/// frame stays small.
 fn fill(x: &Value, node: &Value, at: &str, cx: &Cx<'_, '_>, depth: usize) -> Option<Value> {
     if depth > crate::vocab::MAX_DEPTH_CEILING {
         return Some(x.clone());
@@ -371,64 +387,99 @@ fn fill(x: &Value, node: &Value, at: &str, cx: &Cx<'_, '_>, depth: usize) -> Opt
         return Some(Value::String(x.to_string()));
     }
     if node.get(PAIRS).is_some() {
-        let Value::Object(m) = x else { return Some(x.clone()) };
-        let value_node = node.pointer("/items/properties/value")?;
-        let value_at = format!("{at}/items/properties/value");
-        let pairs = m
-            .iter()
-            .map(|(k, v)| Some(json!({"key": k, "value": fill(v, value_node, &value_at, cx, depth + 1)?})))
-            .collect::<Option<Vec<_>>>()?;
-        return Some(Value::Array(pairs));
+        return fill_pairs(x, node, &at, cx, depth);
     }
     if node.get(OR_NULL).is_some() {
-        let inner = node.pointer("/anyOf/0")?;
-        return fill(x, inner, &format!("{at}/anyOf/0"), cx, depth + 1);
+        return fill_at(x, node, "/anyOf/0", &at, cx, depth);
     }
     if node.get(PRESENT).is_some() {
-        let inner = node.pointer("/anyOf/1/properties/value")?;
-        let v = fill(x, inner, &format!("{at}/anyOf/1/properties/value"), cx, depth + 1)?;
-        return Some(json!({"value": v}));
+        let v = fill_at(x, node, "/anyOf/1/properties/value", &at, cx, depth)?;
+        return Some(present(v));
     }
     if let Some(Value::Array(branches)) = node.get("anyOf") {
         if !has_markers(node) && !refers(node) {
             return Some(x.clone());
         }
-        return branches.iter().enumerate().find_map(|(i, b)| {
-            let p = format!("{at}/anyOf/{i}");
-            fill(x, b, &p, cx, depth + 1).filter(|y| (cx.accepts)(&p, y))
-        });
+        return fill_union(x, branches, &at, cx, depth);
     }
     match x {
-        Value::Object(m) => {
-            let mut out = m.clone();
-            let props = node.get("properties").and_then(Value::as_object);
-            if let Some(props) = props {
-                for (k, sub) in props {
-                    let p = crate::pointer::push(&crate::pointer::push(&at, "properties"), k);
-                    match m.get(k) {
-                        Some(v) => {
-                            out.insert(k.clone(), fill(v, sub, &p, cx, depth + 1)?);
-                        }
-                        None if sub.get(PRESENT).is_some() || sub.get(OR_NULL).is_some() => {
-                            out.insert(k.clone(), Value::Null);
-                        }
-                        None => {}
-                    }
-                }
-            }
-            Some(Value::Object(out))
-        }
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| match element(node, &at, i) {
-                Some((sub, p)) => fill(v, sub, &p, cx, depth + 1),
-                None => Some(v.clone()),
-            })
-            .collect::<Option<Vec<_>>>()
-            .map(Value::Array),
+        Value::Object(m) => fill_object(m, node, &at, cx, depth),
+        Value::Array(items) => fill_array(items, node, &at, cx, depth),
         other => Some(other.clone()),
     }
+}
+
+/// `{"value": v}`.
+#[inline(never)]
+fn present(v: Value) -> Value {
+    let mut m = Map::new();
+    m.insert("value".to_owned(), v);
+    Value::Object(m)
+}
+
+/// [`fill`] at the node `inner` below `node` (a JSON Pointer suffix).
+#[inline(never)]
+fn fill_at(x: &Value, node: &Value, inner: &str, at: &str, cx: &Cx<'_, '_>, depth: usize) -> Option<Value> {
+    let sub = node.pointer(inner)?;
+    fill(x, sub, &format!("{at}{inner}"), cx, depth + 1)
+}
+
+#[inline(never)]
+fn fill_pairs(x: &Value, node: &Value, at: &str, cx: &Cx<'_, '_>, depth: usize) -> Option<Value> {
+    let Value::Object(m) = x else { return Some(x.clone()) };
+    let value_node = node.pointer("/items/properties/value")?;
+    let value_at = format!("{at}/items/properties/value");
+    let pairs = m
+        .iter()
+        .map(|(k, v)| {
+            let mut pair = Map::new();
+            pair.insert("key".to_owned(), Value::String(k.clone()));
+            pair.insert("value".to_owned(), fill(v, value_node, &value_at, cx, depth + 1)?);
+            Some(Value::Object(pair))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Value::Array(pairs))
+}
+
+#[inline(never)]
+fn fill_union(x: &Value, branches: &[Value], at: &str, cx: &Cx<'_, '_>, depth: usize) -> Option<Value> {
+    branches.iter().enumerate().find_map(|(i, b)| {
+        let p = format!("{at}/anyOf/{i}");
+        fill(x, b, &p, cx, depth + 1).filter(|y| (cx.accepts)(&p, y))
+    })
+}
+
+#[inline(never)]
+fn fill_object(m: &Map<String, Value>, node: &Value, at: &str, cx: &Cx<'_, '_>, depth: usize) -> Option<Value> {
+    let mut out = m.clone();
+    if let Some(props) = node.get("properties").and_then(Value::as_object) {
+        for (k, sub) in props {
+            let p = crate::pointer::push(&crate::pointer::push(at, "properties"), k);
+            match m.get(k) {
+                Some(v) => {
+                    out.insert(k.clone(), fill(v, sub, &p, cx, depth + 1)?);
+                }
+                None if sub.get(PRESENT).is_some() || sub.get(OR_NULL).is_some() => {
+                    out.insert(k.clone(), Value::Null);
+                }
+                None => {}
+            }
+        }
+    }
+    Some(Value::Object(out))
+}
+
+#[inline(never)]
+fn fill_array(items: &[Value], node: &Value, at: &str, cx: &Cx<'_, '_>, depth: usize) -> Option<Value> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match element(node, at, i) {
+            Some((sub, p)) => fill(v, sub, &p, cx, depth + 1),
+            None => Some(v.clone()),
+        })
+        .collect::<Option<Vec<_>>>()
+        .map(Value::Array)
 }
 
 #[cfg(test)]

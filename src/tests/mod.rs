@@ -4,6 +4,7 @@
 mod apps;
 mod corpus;
 mod decode;
+mod deep;
 mod engine_cases;
 mod fuzz_seeds;
 mod golden;
