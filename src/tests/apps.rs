@@ -82,3 +82,24 @@ fn apps_instances_are_valid() {
         }
     }
 }
+
+/// The same checks over a folder of your own, laid out as `fixtures/apps/`
+/// (`<case>.json` beside `<case>.instances.jsonl`): fresh generator output kept
+/// out of the repository, so that it stays unseen by the code it tests.
+/// `HOLDOUT=DIR cargo test --all-features --lib -- --ignored holdout`.
+#[test]
+#[ignore = "reads the folder HOLDOUT names"]
+fn holdout_keeps_the_laws() {
+    let dir = std::env::var_os("HOLDOUT").expect("HOLDOUT names a folder of schemas and instances");
+    let dir = Path::new(&dir);
+    let all = apps(dir);
+    assert!(!all.is_empty(), "no `<case>.json` in {}", dir.display());
+    let broken = check_folder(dir);
+    eprintln!(
+        "{} schemas, {} instances, {} law(s) broken",
+        all.len(),
+        all.iter().map(|a| a.2.len()).sum::<usize>(),
+        broken.len()
+    );
+    assert!(broken.is_empty(), "{} law(s) broken:\n{}", broken.len(), broken.join("\n"));
+}
