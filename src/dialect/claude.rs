@@ -50,6 +50,8 @@ pub(crate) static STRICT_RULES: Rules = Rules {
     open_with_properties: true,
     max_optional: usize::MAX,
     reserved_names: &[],
+    exact_tuples: false,
+    max_count: u64::MAX,
 };
 
 /// The forced tool's name; `decode` looks for its `tool_use` block.
@@ -108,6 +110,8 @@ pub(crate) static RULES: Rules = Rules {
     open_with_properties: true,
     max_optional: usize::MAX,
     reserved_names: &[],
+    exact_tuples: false,
+    max_count: u64::MAX,
 };
 
 pub(crate) fn json(em: &mut Fragment, profile: &Profile, doc: Option<&Doc<'_>>, opts: &Options) {

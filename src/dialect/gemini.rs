@@ -41,6 +41,8 @@ pub(crate) static RESPONSE_SCHEMA: Rules = Rules {
     open_with_properties: true,
     max_optional: usize::MAX,
     reserved_names: &[],
+    exact_tuples: false,
+    max_count: u64::MAX,
 };
 
 /// What `responseJsonSchema` expresses (`providers.md` §4.3). Keywords the model
@@ -64,6 +66,8 @@ pub(crate) static RESPONSE_JSON_SCHEMA: Rules = Rules {
     open_with_properties: true,
     max_optional: usize::MAX,
     reserved_names: &[],
+    exact_tuples: false,
+    max_count: u64::MAX,
 };
 
 const MIME: &str = "application/json";

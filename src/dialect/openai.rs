@@ -146,6 +146,8 @@ fn lowering_rules(rules: &StrictRules) -> Rules {
         open_with_properties: true,
         max_optional: usize::MAX,
         reserved_names: &[],
+        exact_tuples: false,
+        max_count: u64::MAX,
     }
 }
 

@@ -14,6 +14,8 @@ use crate::note::Action;
 use serde_json::{Map, Value};
 
 const PREFIX: &str = "prefixItems";
+const EXACT_TUPLE: &str =
+    "a tuple of exactly its length: sent as `prefixItems` alone, which the converter reads as exactly these elements";
 const NO_ELEMENT: &str = "no element is valid here: the array ends before it (`maxItems`)";
 
 /// The array nodes of a location, read before their elements are lowered.
@@ -107,6 +109,17 @@ impl<'d> Lowerer<'_, 'd> {
         {
             max_items = Some((*n, p.clone()));
         }
+        let n = positions.len() as u64;
+        let fixed = |b: &Option<(u64, String)>| b.as_ref().is_some_and(|(m, _)| *m == n);
+        if !positions.is_empty() && !self.rules.allows(PREFIX) && self.rules.exact_tuples {
+            // Exactly `n` elements (more is ruled out above, fewer by `minItems`):
+            // the converter's fixed-length tuple, spelled alone.
+            if rest_forbidden && fixed(&max_items) && fixed(&f.min_items) {
+                out.insert(PREFIX.to_owned(), Value::Array(positions));
+                self.note(at, PREFIX, Action::Rewritten, EXACT_TUPLE);
+                return Ok(());
+            }
+        }
         if !positions.is_empty() && self.rules.allows(PREFIX) {
             out.insert(PREFIX.to_owned(), Value::Array(positions));
             match (rest, rest_forbidden) {
@@ -121,15 +134,7 @@ impl<'d> Lowerer<'_, 'd> {
         } else {
             self.items_union(positions, rest, rest_forbidden, rest_any, at, out)?;
         }
-        for (kw, v) in [("minItems", &f.min_items), ("maxItems", &max_items)] {
-            if let Some((n, p)) = v {
-                if self.rules.allows(kw) {
-                    out.insert(kw.to_owned(), Value::from(*n));
-                } else {
-                    self.widen(p, kw, Action::Dropped, "not supported by the dialect: dropped (widening)");
-                }
-            }
-        }
+        self.counts([("minItems", &f.min_items), ("maxItems", &max_items)], out);
         Ok(())
     }
 
@@ -144,10 +149,8 @@ impl<'d> Lowerer<'_, 'd> {
         at: &str,
         out: &mut Map<String, Value>,
     ) -> Result<(), Fail> {
+        let tuple = !positions.is_empty();
         let mut branches = positions;
-        if !branches.is_empty() {
-            self.widen(at, PREFIX, Action::Rewritten, "tuple positions sent as one union for every element (widening)");
-        }
         match rest {
             Some(v) => branches.push(v),
             None if rest_any => {
@@ -170,6 +173,17 @@ impl<'d> Lowerer<'_, 'd> {
             if !unique.contains(&b) {
                 unique.push(b);
             }
+        }
+        // Positions that all say the same as the rest lose nothing in one `items`.
+        if tuple && (unique.len() > 1 || rest_any) {
+            self.widen(at, PREFIX, Action::Rewritten, "tuple positions sent as one union for every element (widening)");
+        } else if tuple {
+            self.note(
+                at,
+                PREFIX,
+                Action::Rewritten,
+                "every position and the rest take the same schema: sent as `items`",
+            );
         }
         match unique.len() {
             0 if rest_forbidden => {

@@ -106,6 +106,17 @@ pub(crate) struct Rules {
     /// Most optional properties in one object (a grammar's size grows with
     /// them; `usize::MAX`: no limit).
     pub(crate) max_optional: usize,
+    /// `prefixItems` is read as a tuple of exactly its length, whatever else
+    /// the node says, and `items` wins when both are present (llama.cpp's
+    /// converter): a tuple the schema fixes at exactly its length is sent as
+    /// `prefixItems` alone (exact); any other tuple is sent as without
+    /// `prefixItems`. Only for dialects whose `keywords` lack `prefixItems`.
+    pub(crate) exact_tuples: bool,
+    /// The largest `minLength`, `maxLength`, `minItems` or `maxItems` sent
+    /// (`u64::MAX`: any); a larger one is dropped (widening). llama.cpp's grammar
+    /// parser refuses a repetition whose count times the rules it copies reaches
+    /// 2,000, and reads a larger maximum as none.
+    pub(crate) max_count: u64,
     /// Property names the converter misreads (llama.cpp reads any `$ref` key as
     /// a reference and hoists `$defs`): an object declaring one is not sent,
     /// and `enum`/`const` literals holding such a key are dropped.

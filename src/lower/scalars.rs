@@ -11,16 +11,27 @@ use serde_json::{Map, Number, Value};
 const EXACT_INT: f64 = 9_007_199_254_740_992.0;
 
 impl<'d> Lowerer<'_, 'd> {
-    pub(super) fn strings(&mut self, f: &Facts<'d>, out: &mut Map<String, Value>) {
-        for (kw, v) in [("minLength", &f.min_length), ("maxLength", &f.max_length)] {
-            if let Some((n, p)) = v {
-                if self.rules.allows(kw) {
-                    out.insert(kw.to_owned(), Value::from(*n));
-                } else {
-                    self.widen(p, kw, Action::Dropped, "not supported by the dialect: dropped (widening)");
-                }
+    /// Sends count bounds (`minLength`/`maxLength`, `minItems`/`maxItems`) the
+    /// dialect has and can hold; drops the others (widening).
+    pub(super) fn counts(&mut self, bounds: [(&str, &Option<(u64, String)>); 2], out: &mut Map<String, Value>) {
+        for (kw, v) in bounds {
+            let Some((n, p)) = v else { continue };
+            if !self.rules.allows(kw) {
+                self.widen(p, kw, Action::Dropped, "not supported by the dialect: dropped (widening)");
+            } else if *n > self.rules.max_count {
+                let why = format!(
+                    "above {}: the grammar parser refuses repetitions this long, or reads them as unbounded: dropped (widening)",
+                    self.rules.max_count
+                );
+                self.widen(p, kw, Action::Dropped, why);
+            } else {
+                out.insert(kw.to_owned(), Value::from(*n));
             }
         }
+    }
+
+    pub(super) fn strings(&mut self, f: &Facts<'d>, out: &mut Map<String, Value>) {
+        self.counts([("minLength", &f.min_length), ("maxLength", &f.max_length)], out);
         for (i, (pat, p)) in f.patterns.iter().enumerate() {
             if i > 0 || out.contains_key("pattern") {
                 self.widen(

@@ -20,6 +20,8 @@ static OPEN: Rules = Rules {
     open_with_properties: true,
     max_optional: usize::MAX,
     reserved_names: &[],
+    exact_tuples: false,
+    max_count: u64::MAX,
 };
 
 #[track_caller]

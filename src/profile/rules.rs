@@ -102,6 +102,8 @@ pub(super) static LLAMA_CPP_RULES: Rules = Rules {
     max_optional: 128,
     // Ollama's converter reads a `$ref` key as a reference and hoists `$defs`.
     reserved_names: &["$ref", "$defs"],
+    exact_tuples: true,
+    max_count: 1_000,
 };
 
 pub(super) static OLLAMA: Grammar = Grammar {
@@ -156,6 +158,8 @@ static VLLM_RULES: Rules = Rules {
     open_with_properties: true,
     max_optional: usize::MAX,
     reserved_names: &[],
+    exact_tuples: false,
+    max_count: u64::MAX,
 };
 pub(super) static VLLM: Grammar = Grammar {
     rules: &VLLM_RULES,
@@ -199,6 +203,8 @@ static XAI_RULES: Rules = Rules {
     open_with_properties: true,
     max_optional: usize::MAX,
     reserved_names: &[],
+    exact_tuples: false,
+    max_count: u64::MAX,
 };
 // xAI, Fireworks and Cohere list their types one by one and document `anyOf`,
 // not type arrays: unions are sent as `anyOf`.
@@ -226,6 +232,8 @@ static FIREWORKS_RULES: Rules = Rules {
     open_with_properties: true,
     max_optional: usize::MAX,
     reserved_names: &[],
+    exact_tuples: false,
+    max_count: u64::MAX,
 };
 pub(super) static FIREWORKS: Grammar =
     Grammar { rules: &FIREWORKS_RULES, object_root: false, type_arrays: false, array_items: false, checked: "" };
@@ -251,6 +259,8 @@ static COHERE_RULES: Rules = Rules {
     open_with_properties: true,
     max_optional: usize::MAX,
     reserved_names: &[],
+    exact_tuples: false,
+    max_count: u64::MAX,
 };
 pub(super) static COHERE: Grammar =
     Grammar { rules: &COHERE_RULES, object_root: true, type_arrays: false, array_items: false, checked: "" };

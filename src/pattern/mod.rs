@@ -4,6 +4,10 @@
 //! the whole string. A pattern means the same under both readings when it is
 //! anchored at both ends with no top-level alternation.
 
+mod grammar;
+
+pub(crate) use grammar::for_grammar;
+
 /// `true` when `pattern` is `^…$` with no top-level `|`, so that searching for it
 /// and matching it against the whole string accept the same strings.
 pub(crate) fn is_self_anchored(pattern: &str) -> bool {
@@ -254,66 +258,6 @@ pub(crate) fn json_text_safe(pattern: &str) -> bool {
     !in_class
 }
 
-/// Largest repetition count a grammar converter is trusted with.
-const MAX_REPEAT: u32 = 1000;
-
-/// The pattern rewritten for a grammar engine that matches whole strings, has no
-/// `[\s\S]` and no `(?…)` groups (llama.cpp): anchored as `^…$`, with any
-/// unanchored end opened by `(.|[\n\r])*` (`.` there is every character but
-/// `\n` and `\r`). `None` when the pattern uses anything outside that subset.
-pub(crate) fn for_grammar(pattern: &str) -> Option<String> {
-    const ANY: &str = "(.|[\\n\\r])*";
-    let (start, rest) = match pattern.strip_prefix('^') {
-        Some(r) => (true, r),
-        None => (false, pattern),
-    };
-    let trailing_backslashes = rest.strip_suffix('$').map(|r| r.bytes().rev().take_while(|&b| b == b'\\').count());
-    let (end, body) = match trailing_backslashes {
-        Some(n) if n % 2 == 0 => (true, &rest[..rest.len() - 1]),
-        _ => (false, rest),
-    };
-    if has_unsafe_escape(body) || body.contains("(?") || large_repeat(body) {
-        return None;
-    }
-    // No anchors may remain inside, and an anchored end needs no top-level `|`.
-    let mut depth = 0usize;
-    let mut in_class = false;
-    let mut top_alternation = false;
-    let mut chars = body.chars().peekable();
-    let mut class_start = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                chars.next();
-            }
-            '[' if !in_class => {
-                in_class = true;
-                class_start = true;
-                continue;
-            }
-            '^' if in_class && class_start => {}
-            ']' if in_class && !class_start => in_class = false,
-            '(' if !in_class => depth += 1,
-            ')' if !in_class => depth = depth.checked_sub(1)?,
-            '|' if !in_class && depth == 0 => top_alternation = true,
-            '^' | '$' if !in_class => return None,
-            _ => {}
-        }
-        class_start = false;
-    }
-    if depth != 0 || in_class || ((start || end) && top_alternation) {
-        return None;
-    }
-    if start && end {
-        return Some(pattern.to_owned());
-    }
-    Some(format!("^{}({body}){}$", if start { "" } else { ANY }, if end { "" } else { ANY }))
-}
-
-fn large_repeat(body: &str) -> bool {
-    repeat_over(body, MAX_REPEAT)
-}
-
 fn repeat_over(body: &str, max: u32) -> bool {
     let mut rest = body;
     while let Some(i) = rest.find('{') {
@@ -362,52 +306,6 @@ mod simple_tests {
     fn err_not_simple() {
         for p in ["(?=a)", "(?!a)", "(?<=a)b", r"(a)\1", r"\bword", r"\p{L}", "(?i)a", "a{1,500}", "\\"] {
             assert!(!is_simple(p), "{p}");
-        }
-    }
-}
-
-#[cfg(test)]
-mod grammar_tests {
-    use super::for_grammar;
-
-    #[test]
-    fn ok_for_grammar() {
-        assert_eq!(for_grammar("^[0-9]{3}$").as_deref(), Some("^[0-9]{3}$"));
-        assert_eq!(for_grammar("[0-9]{3}").as_deref(), Some("^(.|[\\n\\r])*([0-9]{3})(.|[\\n\\r])*$"));
-        assert_eq!(for_grammar("^ab").as_deref(), Some("^(ab)(.|[\\n\\r])*$"));
-        assert_eq!(for_grammar("cat|dog").as_deref(), Some("^(.|[\\n\\r])*(cat|dog)(.|[\\n\\r])*$"));
-        assert_eq!(for_grammar("^[^a-z]$").as_deref(), Some("^[^a-z]$"));
-    }
-
-    #[test]
-    fn ok_json_text_safe() {
-        for p in ["^[a-z]+$", "^[0-9]{3}-[0-9]{4}$", r"^\d+\.\d+$", "^[A-Za-z_][A-Za-z0-9_]*$", "^é+$", r"^\w+@\w+$"] {
-            assert!(super::json_text_safe(p), "{p}");
-        }
-    }
-
-    #[test]
-    fn err_json_text_unsafe() {
-        for p in [
-            "^a.b$",
-            "^[^a]$",
-            r"^\s+$",
-            r"^\t$",
-            "^[ -~]+$",
-            "^[!-#]$",
-            "^\"$",
-            r"^a\\b$",
-            "^(.|[\n\r])*(x)(.|[\n\r])*$",
-            "^\u{1F432}$",
-        ] {
-            assert!(!super::json_text_safe(p), "{p}");
-        }
-    }
-
-    #[test]
-    fn err_for_grammar() {
-        for p in [r"^\S+$", r"\d{3}", "^a|b$", "(?=a)", "a{1,65536}", "a^b", r"\bword", "(a"] {
-            assert_eq!(for_grammar(p), None, "{p}");
         }
     }
 }
