@@ -124,7 +124,9 @@ fn defuse(v: &mut Value, type_array: bool, array_items: bool) {
 }
 
 /// Adds `items: {}` to a node that may be an array and says nothing of its
-/// elements (`{}` is any value to the engines that need it).
+/// elements past its positions, if any (`{}` is any value to the engines that
+/// need it: xgrammar reads an array without `items` as empty, and a tuple
+/// without `items` as closed).
 fn spell_items(v: &mut Value, array_items: bool) {
     let Value::Object(out) = v else { return };
     let may_be_array = match out.get("type") {
@@ -132,7 +134,7 @@ fn spell_items(v: &mut Value, array_items: bool) {
         Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
         _ => false,
     };
-    if array_items && may_be_array && !out.contains_key("items") && !out.contains_key("prefixItems") {
+    if array_items && may_be_array && !out.contains_key("items") {
         out.insert("items".to_owned(), Value::Object(serde_json::Map::new()));
     }
 }

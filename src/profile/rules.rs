@@ -127,9 +127,11 @@ pub(super) static LLAMACPP: Grammar = Grammar {
 /// another structural keyword as empty, refuses escaped characters in strings
 /// with length bounds and in patterns, and bounds numbers to 6 decimals. So:
 /// no length bounds, JSON-text-safe patterns only, bounds on integers only,
-/// `items` always spelled, closable objects closed.
+/// `items` always spelled (beside `prefixItems` too, which both engines then
+/// read as JSON Schema does), closable objects closed.
 static VLLM_RULES: Rules = Rules {
     keywords: &[
+        "prefixItems",
         "pattern",
         "format",
         "minimum",
