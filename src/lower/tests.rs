@@ -194,3 +194,65 @@ fn ok_an_element_position_that_accepts_nothing_ends_the_array() {
     assert_eq!(l.schema, json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false, "maxItems": 1}));
     assert!(l.exact);
 }
+
+/// Lowers `schema` under `rules`: the schema sent and whether it is exact.
+fn lowered(rules: &Rules, schema: &Value) -> (Value, bool) {
+    let settings =
+        Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
+    let l = lower(&Doc { root: schema }, rules, settings).expect("lowers");
+    (l.schema, l.exact)
+}
+
+#[test]
+fn ok_exact_tuples_only_at_exactly_their_length() {
+    // llama.cpp's reading: `prefixItems` alone is exactly its positions.
+    static EXACT: Rules =
+        Rules { keywords: &["minItems", "maxItems"], exact_tuples: true, arrays_without_items: false, ..OPEN };
+    let pair = json!([{"type": "integer"}, {"type": "string"}]);
+    for fixed in [
+        json!({"type": "array", "prefixItems": pair, "minItems": 2, "maxItems": 2}),
+        json!({"type": "array", "prefixItems": pair, "items": false, "minItems": 2}),
+    ] {
+        assert_eq!(lowered(&EXACT, &fixed), (json!({"type": "array", "prefixItems": pair}), true), "{fixed}");
+    }
+    // Fewer elements allowed: a union of the element types (widening).
+    for shorter in [
+        json!({"type": "array", "prefixItems": pair, "items": false, "minItems": 1}),
+        json!({"type": "array", "prefixItems": pair, "items": false}),
+    ] {
+        let (out, exact) = lowered(&EXACT, &shorter);
+        assert_eq!(out["items"], json!({"anyOf": pair}), "{shorter}");
+        assert!(out.get("prefixItems").is_none() && !exact, "{shorter}: {out}");
+    }
+    // More allowed (any rest): any element (widening).
+    let longer = json!({"type": "array", "prefixItems": pair, "minItems": 2});
+    assert_eq!(lowered(&EXACT, &longer), (json!({"type": "array", "items": {}, "minItems": 2}), false));
+}
+
+#[test]
+fn ok_positions_that_all_say_the_same_are_one_items() {
+    static NO_TUPLES: Rules = Rules { keywords: &["minItems", "maxItems"], arrays_without_items: false, ..OPEN };
+    let same =
+        json!({"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "minItems": 2, "maxItems": 2});
+    assert_eq!(
+        lowered(&NO_TUPLES, &same),
+        (json!({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}), true)
+    );
+    // The rest says something else: a union (widening).
+    let rest = json!({"type": "array", "prefixItems": [{"type": "number"}], "items": {"type": "string"}});
+    let (out, exact) = lowered(&NO_TUPLES, &rest);
+    assert_eq!(out["items"], json!({"anyOf": [{"type": "number"}, {"type": "string"}]}));
+    assert!(!exact);
+}
+
+#[test]
+fn ok_count_bounds_above_the_limit_are_dropped() {
+    static COUNTS: Rules =
+        Rules { keywords: &["minLength", "maxLength", "minItems", "maxItems"], max_count: 1_000, ..OPEN };
+    let s = json!({"type": "string", "minLength": 1000, "maxLength": 1001});
+    assert_eq!(lowered(&COUNTS, &s), (json!({"type": "string", "minLength": 1000}), false));
+    let a = json!({"type": "array", "items": {"type": "integer"}, "minItems": 2000, "maxItems": 1000});
+    let (out, exact) = lowered(&COUNTS, &a);
+    assert_eq!(out, json!({"type": "array", "items": {"type": "integer"}, "maxItems": 1000}));
+    assert!(!exact);
+}
