@@ -124,6 +124,9 @@ fn body_next_is(chars: &mut std::str::Chars<'_>, want: char) -> bool {
     false
 }
 
+/// Deepest nesting of groups read (a pattern nested deeper is not sent).
+const MAX_GROUP_DEPTH: usize = 32;
+
 /// Whether llama.cpp's grammar parser could refuse the repetitions of `body`:
 /// a count above [`MAX_REPEAT`], or a repetition whose count times the rules
 /// its operand creates passes it. (The parser refuses a repetition when that
@@ -132,20 +135,23 @@ fn body_next_is(chars: &mut std::str::Chars<'_>, want: char) -> bool {
 fn large_repeat(body: &str) -> bool {
     repeat_over(body, MAX_REPEAT) || {
         let mut chars = body.chars().peekable();
-        group_rules(&mut chars).is_none()
+        group_rules(&mut chars, 0).is_none()
     }
 }
 
 /// The rules the grammar parser creates for a sequence up to a closing `)` (or
 /// the end), read from `chars`; `None` when a repetition in it loads more
-/// than [`MAX_REPEAT`] rules.
-fn group_rules(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<u64> {
+/// than [`MAX_REPEAT`] rules, or groups nest deeper than [`MAX_GROUP_DEPTH`].
+fn group_rules(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, depth: usize) -> Option<u64> {
+    if depth > MAX_GROUP_DEPTH {
+        return None;
+    }
     let mut rules: u64 = 0;
     while let Some(c) = chars.next() {
         // The operand: its own rules (a group is one, plus what it holds).
         let operand = match c {
             ')' => return Some(rules),
-            '(' => group_rules(chars)?.saturating_add(1),
+            '(' => group_rules(chars, depth + 1)?.saturating_add(1),
             '[' => {
                 let mut first = true;
                 while let Some(k) = chars.next() {
@@ -273,6 +279,7 @@ mod grammar_tests {
             "(a",
             "^(a{0,900}b{0,900})?$",
             "^([a-z]{2,600}-){2}$",
+            &format!("^{}a{}$", "(".repeat(100_000), ")".repeat(100_000)),
         ] {
             assert_eq!(for_grammar(p), None, "{p}");
         }
