@@ -161,9 +161,29 @@ impl Emission {
         crate::closure::project_value(&crate::analysis::Doc { root }, value, self.readings, &accepts)
     }
 
-    /// The validators of the sent schema's branches ([`Emission::sent_accepts`]).
-    pub(crate) fn sent_validators(&self, ann: &Value) -> Option<&jsonschema::ValidatorMap> {
+    /// The validators of the reshaped schema's branches, as sent
+    /// ([`Emission::sent_accepts`]); `None` without a reshape.
+    pub(crate) fn sent_validators(&self) -> Option<&jsonschema::ValidatorMap> {
+        let ann = self.reshape.as_ref()?;
         self.sent_branches.get_or_init(|| crate::preflight::branch_validators(&crate::lower::strip(ann), true)).as_ref()
+    }
+
+    /// Whether the sent schema's union branch at `at` (a pointer into the
+    /// annotated schema) accepts `y`: validators of the sent schema's
+    /// sub-schemas, built once, at the first need.
+    pub(crate) fn sent_accepts(&self, at: &str, y: &Value) -> bool {
+        self.sent_validators().and_then(|m| m.get(&format!("#{at}"))).is_some_and(|v| v.is_valid(y))
+    }
+
+    /// The reshaped answer `x` as sent ([`crate::reshape::forward`]), the
+    /// validators of its unions built before the walk, not deep inside it
+    /// (see [`Emission::project`]). `None` without a reshape, or when no form fits.
+    pub(crate) fn forward(&self, x: &Value) -> Option<Value> {
+        let ann = self.reshape.as_ref()?;
+        if has_union(ann) {
+            self.sent_validators();
+        }
+        crate::reshape::forward(x, ann, &|at: &str, y: &Value| self.sent_accepts(at, y))
     }
 
     /// The caller's schema this emission was compiled from, if any.
@@ -191,7 +211,7 @@ impl Emission {
 
 /// Whether `schema` has an `anyOf` or `oneOf` anywhere (a member named so
 /// counts too: it only makes validators be built early).
-pub(crate) fn has_union(schema: &Value) -> bool {
+fn has_union(schema: &Value) -> bool {
     let mut stack = vec![schema];
     while let Some(v) = stack.pop() {
         match v {

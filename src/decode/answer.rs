@@ -77,23 +77,10 @@ impl Emission {
     /// What the provider sends for the answer `x`: `x` reshaped when the
     /// emission reshapes (as it is when the reshape has no form for it).
     pub(crate) fn sent<'x>(&self, x: &'x Value) -> std::borrow::Cow<'x, Value> {
-        let accepts = |at: &str, y: &Value| self.sent_accepts(at, y);
-        // Built before the walk, not deep inside it (see `Emission::project`).
-        if let Some(ann) = self.reshape.as_ref().filter(|a| crate::emission::has_union(a)) {
-            self.sent_validators(ann);
-        }
-        match self.reshape.as_ref().and_then(|ann| crate::reshape::forward(x, ann, &accepts)) {
+        match self.forward(x) {
             Some(v) => std::borrow::Cow::Owned(v),
             None => std::borrow::Cow::Borrowed(x),
         }
-    }
-
-    /// Whether the sent schema's union branch at `at` (a pointer into the
-    /// annotated schema) accepts `y`: validators of the sent schema's
-    /// sub-schemas, built at the first union a reshaped answer meets.
-    pub(crate) fn sent_accepts(&self, at: &str, y: &Value) -> bool {
-        let Some(ann) = &self.reshape else { return false };
-        self.sent_validators(ann).and_then(|m| m.get(&format!("#{at}"))).is_some_and(|v| v.is_valid(y))
     }
 
     /// What the provider sends for the answer `x`: projected, then reshaped.
@@ -101,15 +88,10 @@ impl Emission {
     #[cfg(any(test, feature = "laws"))]
     pub(crate) fn sent_for(&self, x: &Value) -> Option<Value> {
         let projected = self.project(x);
-        match &self.reshape {
-            Some(ann) => {
-                if crate::emission::has_union(ann) {
-                    self.sent_validators(ann);
-                }
-                crate::reshape::forward(&projected, ann, &|at: &str, y: &Value| self.sent_accepts(at, y))
-            }
-            None => Some(projected),
+        if self.reshape.is_none() {
+            return Some(projected);
         }
+        self.forward(&projected)
     }
 
     /// A minimal successful response body of this provider's shape that carries

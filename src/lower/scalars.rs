@@ -118,7 +118,7 @@ impl<'d> Lowerer<'_, 'd> {
                         p,
                         "pattern",
                         Action::Dropped,
-                        "outside the grammar converter's regex subset (shorthand classes, lookaround, inner anchors or large repetitions): dropped (widening)",
+                        "outside the grammar converter's regex subset (shorthand classes, lookaround, inner anchors, a class starting with `]`, or repetitions the grammar parser refuses): dropped (widening)",
                     ),
                 },
             }

@@ -41,8 +41,11 @@ pub(crate) fn for_grammar(pattern: &str) -> Option<String> {
                 class_start = true;
                 continue;
             }
-            '^' if in_class && class_start => {}
-            ']' if in_class && !class_start => in_class = false,
+            '^' if in_class && class_start => continue,
+            // `[]…]` and `[^]…]`: a regex engine may read that `]` as a member,
+            // the converter ends the class there. Not sent.
+            ']' if in_class && class_start => return None,
+            ']' if in_class => in_class = false,
             '(' if !in_class => depth += 1,
             ')' if !in_class => depth = depth.checked_sub(1)?,
             '|' if !in_class && depth == 0 => top_alternation = true,
@@ -99,7 +102,7 @@ fn plain_escapes(body: &str) -> Option<String> {
                 '^' if text == "[" => return None,
                 e => text.push(e),
             },
-            (Some((text, dash)), ']') if text != "[" && text != "[^" || *dash => {
+            (Some((text, dash)), ']') => {
                 if *dash {
                     text.push('-');
                 }
@@ -153,17 +156,16 @@ fn group_rules(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, depth: usiz
             ')' => return Some(rules),
             '(' => group_rules(chars, depth + 1)?.saturating_add(1),
             '[' => {
-                let mut first = true;
+                // The class ends at its first unescaped `]` (`for_grammar`
+                // refuses a class that starts with one).
                 while let Some(k) = chars.next() {
                     match k {
                         '\\' => {
                             chars.next();
                         }
-                        ']' if !first => break,
-                        '^' if first => continue,
+                        ']' => break,
                         _ => {}
                     }
-                    first = false;
                 }
                 0
             }
@@ -234,11 +236,12 @@ mod grammar_tests {
             (r"^[\]\[\\\n]$", r"^[\]\[\\\n]$"),
             (r"^[a\$\|\?\*\+\(\)\{\}\/\^]$", "^[a$|?*+(){}/^]$"),
             (r"^\.\$\(x\)$", r"^\.\$\(x\)$"),
-            (r"^[]a]$", "^[]a]$"),
         ] {
             assert_eq!(for_grammar(p).as_deref(), Some(want), "{p}");
         }
-        assert_eq!(for_grammar(r"^[\^a]$"), None);
+        for p in [r"^[\^a]$", "^[]a]$", "^[^]a]$", "^a[]$"] {
+            assert_eq!(for_grammar(p), None, "{p}");
+        }
     }
 
     #[test]
