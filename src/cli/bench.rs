@@ -19,6 +19,7 @@
 //! before each row through `/proc/self/clear_refs` on Linux, so each row shows
 //! its own peak; elsewhere it prints `n/a`.
 
+mod scaling;
 mod stream;
 
 use super::{Args, Io};
@@ -215,6 +216,7 @@ pub(crate) fn run(args: &Args, io: &mut Io<'_>) -> i32 {
     if args.stream {
         io.print(&format!("{rounds} rounds, median; a round lasts at least {} ms", ROUND_TARGET.as_millis()));
         stream::table(io, rounds, &providers);
+        scaling::table(io, rounds, providers.first().copied().unwrap_or(Provider::OpenAi));
         return 0;
     }
     let corpora = match corpora(args, io) {

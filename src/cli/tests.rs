@@ -271,6 +271,12 @@ fn ok_bench_prints_its_columns() {
         "provider, events, four times, two ratios, peak and its unit: {row}"
     );
     assert!(o.out.contains("largest net ratio"), "{}", o.out);
+    assert!(o.out.contains("scaling (ollama)"), "{}", o.out);
+    for shape in ["records", "long enum string", "map members", "nested arrays"] {
+        let row = o.out.lines().find(|l| l.starts_with(shape)).unwrap_or_else(|| panic!("a {shape} row: {}", o.out));
+        let figures: Vec<&str> = row[shape.len()..].split_whitespace().collect();
+        assert!(figures.len() == 3 && figures[2].ends_with('x'), "two sizes and the growth: {row}");
+    }
     assert_eq!(cli(&["bench", "--rounds", "0"], "").code, 2);
     assert_eq!(cli(&["bench", "/nonexistent/schema.json"], "").code, 2);
     assert_eq!(cli(&["emit", "-p", "openai", "a", "b", "c"], "").code, 2, "only bench takes many files");

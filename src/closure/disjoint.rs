@@ -32,14 +32,24 @@ const MAX_PAIRWISE: usize = 128;
 /// union of its branches' types, never an intersection. `required` says
 /// nothing about a value that is not an object, so a key never separates
 /// branches that both admit some other type.
-pub(crate) fn disjoint<'a>(doc: &Doc<'a>, branches: &[Src<'a>], within: TypeSet, purpose: Purpose) -> bool {
+///
+/// `beside` are the keys the location requires outside the union (a tag
+/// required beside a `oneOf` whose branches pin it): every instance of every
+/// branch there has them too.
+pub(crate) fn disjoint<'a>(
+    doc: &Doc<'a>,
+    branches: &[Src<'a>],
+    within: TypeSet,
+    beside: &[&'a str],
+    purpose: Purpose,
+) -> bool {
     if branches.len() < 2 {
         return true;
     }
     if branches.len() > MAX_PAIRWISE {
         return false;
     }
-    let facts: Vec<Branch<'a>> = branches.iter().map(|b| Branch::of(doc, b, 0)).collect();
+    let facts: Vec<Branch<'a>> = branches.iter().map(|b| Branch::of(doc, b, 0, beside)).collect();
     let compared = match purpose {
         Purpose::Exact => within,
         Purpose::Projection => within.intersect(TypeSet { object: true, array: true, ..TypeSet::NONE }),
@@ -64,6 +74,7 @@ pub(crate) fn apart_once_closed<'a>(
     doc: &Doc<'a>,
     branches: &[Src<'a>],
     within: TypeSet,
+    beside: &[&'a str],
     declared: &[Option<HashSet<&'a str>>],
     purpose: Purpose,
 ) -> bool {
@@ -73,7 +84,7 @@ pub(crate) fn apart_once_closed<'a>(
     if branches.len() > MAX_PAIRWISE || declared.len() != branches.len() {
         return false;
     }
-    let facts: Vec<Branch<'a>> = branches.iter().map(|b| Branch::of(doc, b, 0)).collect();
+    let facts: Vec<Branch<'a>> = branches.iter().map(|b| Branch::of(doc, b, 0, beside)).collect();
     let compared = match purpose {
         Purpose::Exact => within,
         Purpose::Projection => within.intersect(TypeSet { object: true, array: true, ..TypeSet::NONE }),
@@ -117,7 +128,8 @@ struct Branch<'a> {
 const MAX_NESTED: usize = 3;
 
 impl<'a> Branch<'a> {
-    fn of(doc: &Doc<'a>, src: &Src<'a>, depth: usize) -> Branch<'a> {
+    /// `beside`: keys the location requires outside the branch.
+    fn of(doc: &Doc<'a>, src: &Src<'a>, depth: usize, beside: &[&'a str]) -> Branch<'a> {
         let types = type_bound(doc, std::slice::from_ref(src), 0);
         let must = must(doc, std::slice::from_ref(src));
         let mut pinned = Vec::new();
@@ -126,6 +138,7 @@ impl<'a> Branch<'a> {
         if !must.unknown {
             key_types = must.key_types(doc);
             let mut keys = must.required();
+            keys.extend_from_slice(beside);
             keys.sort_unstable();
             keys.dedup();
             pinned = keys.into_iter().map(|k| (k, must.required_literals(doc, k))).collect();
@@ -141,7 +154,7 @@ impl<'a> Branch<'a> {
                 alternatives = bs
                     .iter()
                     .enumerate()
-                    .map(|(i, b)| Branch::of(doc, &(b, crate::pointer::push_index(&base, i)), depth + 1))
+                    .map(|(i, b)| Branch::of(doc, &(b, crate::pointer::push_index(&base, i)), depth + 1, beside))
                     .collect();
             }
         }
@@ -189,6 +202,13 @@ fn keyed_apart(a: &Branch<'_>, b: &Branch<'_>) -> bool {
 fn types_apart(a: &Branch<'_>, b: &Branch<'_>, key: &str) -> bool {
     let of = |x: &Branch<'_>| x.key_types.iter().find(|(k, _)| *k == key).map(|(_, t)| *t);
     matches!((of(a), of(b)), (Some(ta), Some(tb)) if ta.intersect(tb).is_empty())
+}
+
+/// The keys every instance of `srcs` has (`required`, through `allOf` and
+/// `$ref`; none when something could not be read).
+pub(super) fn required_of<'a>(doc: &Doc<'a>, srcs: &[Src<'a>]) -> Vec<&'a str> {
+    let m = must(doc, srcs);
+    if m.unknown { Vec::new() } else { m.required() }
 }
 
 /// The nodes every instance of `starts` must satisfy: the nodes themselves,
@@ -313,11 +333,11 @@ impl<'a> Must<'a> {
             })
     }
 
-    /// The scalar literals required property `key` is pinned to by what must
-    /// hold at `properties/key` (`const`/`enum`, intersected): every value of
-    /// the key is among them.
+    /// The scalar literals a required property `key` (the caller knows every
+    /// instance has it) is pinned to by what must hold at `properties/key`
+    /// (`const`/`enum`, intersected): every value of the key is among them.
     fn required_literals(&self, doc: &Doc<'a>, key: &str) -> Option<Vec<Value>> {
-        if self.unknown || !self.required().contains(&key) {
+        if self.unknown {
             return None;
         }
         let here = must(doc, &super::property_schemas(&self.nodes, key));

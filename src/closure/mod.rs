@@ -136,8 +136,16 @@ fn gather_inner<'a>(doc: &Doc<'a>, starts: &[Src<'a>], choices: &Choices, disjoi
                     let readable = kw == "anyOf"
                         || (disjointness && {
                             let within = disjoint::type_bound(doc, &[(schema, at.clone())], 0);
-                            disjoint(doc, &srcs, within, Purpose::Projection)
-                                || apart_once_closed(doc, starts, choices, &base, &srcs, within, Purpose::Projection)
+                            let beside = disjoint::required_of(doc, starts);
+                            disjoint(doc, &srcs, within, &beside, Purpose::Projection)
+                                || apart_once_closed(
+                                    doc,
+                                    starts,
+                                    choices,
+                                    (&base, &srcs),
+                                    (within, &beside),
+                                    Purpose::Projection,
+                                )
                         });
                     match choices.iter().find(|(p, _)| *p == base) {
                         // A proof's own gathering reads by branch every union it is
@@ -187,9 +195,8 @@ pub(crate) fn apart_once_closed<'a>(
     doc: &Doc<'a>,
     starts: &[Src<'a>],
     choices: &Choices,
-    base: &str,
-    srcs: &[Src<'a>],
-    within: crate::types::TypeSet,
+    (base, srcs): (&str, &[Src<'a>]),
+    (within, beside): (crate::types::TypeSet, &[&'a str]),
     purpose: Purpose,
 ) -> bool {
     let declared: Vec<Option<HashSet<&'a str>>> = (0..srcs.len())
@@ -200,7 +207,7 @@ pub(crate) fn apart_once_closed<'a>(
             here.is_closable().then(|| here.declared().into_iter().collect())
         })
         .collect();
-    disjoint::apart_once_closed(doc, srcs, within, &declared, purpose)
+    disjoint::apart_once_closed(doc, srcs, within, beside, &declared, purpose)
 }
 
 /// The `properties/key` schemas of `nodes`, with their pointers.

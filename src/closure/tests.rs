@@ -48,13 +48,15 @@ fn ok_unions_close_by_branch() {
     assert_eq!(project_with(&s, &cat, wide), json!({"kind": "cat", "meows": true, "barks": false}));
 }
 
-/// Whether the first `n` branches of `s`'s `oneOf` are disjoint for `purpose`
-/// at a location whose values have a type in `within`.
+/// Whether the branches of `s`'s `oneOf` are disjoint for `purpose` at a
+/// location whose values have a type in `within` (and the keys `s` requires
+/// beside the `oneOf`).
 fn one_of_disjoint(s: &Value, within: TypeSet, purpose: Purpose) -> bool {
     let doc = Doc { root: s };
     let n = s["oneOf"].as_array().map_or(0, Vec::len);
     let branches: Vec<_> = (0..n).map(|i| (&s["oneOf"][i], format!("/oneOf/{i}"))).collect();
-    disjoint(&doc, &branches, within, purpose)
+    let beside = disjoint::required_of(&doc, &[(s, String::new())]);
+    disjoint(&doc, &branches, within, &beside, purpose)
 }
 
 fn exact(s: &Value) -> bool {
@@ -72,6 +74,24 @@ fn ok_disjoint_one_of_reads_as_any_of() {
                                       {"type": "object", "properties": {"t": {"enum": [1.0]}}, "required": ["t"]}]});
     assert!(!exact(&overlapping), "1 and 1.0 are one value");
     assert!(exact(&json!({"oneOf": [{"type": "string"}, {"type": "object"}]})));
+}
+
+/// A tag required beside the `oneOf` (draft-04 configuration schemas put
+/// `required` on the parent, the literals in each branch) separates branches
+/// that pin it, as if each branch required it; without it, they overlap.
+#[test]
+fn ok_a_tag_required_beside_the_union_separates_its_branches() {
+    let s = json!({"type": "object", "required": ["type"], "oneOf": [
+        {"properties": {"type": {"enum": ["NFC", "NFD"]}}},
+        {"properties": {"type": {"enum": ["Strip"]}, "left": {"type": "boolean"}}, "required": ["left"]}]});
+    let objects = |s: &Value| one_of_disjoint(s, TypeSet::object_only(), Purpose::Exact);
+    assert!(objects(&s));
+    let mut untagged = s.clone();
+    untagged["required"] = json!([]);
+    assert!(!objects(&untagged), "{{\"left\": true}} satisfies both");
+    let mut shared = s.clone();
+    shared["oneOf"][1]["properties"]["type"] = json!({"enum": ["Strip", "NFC"]});
+    assert!(!objects(&shared), "{{\"type\": \"NFC\", \"left\": true}} satisfies both");
 }
 
 #[test]
@@ -305,7 +325,8 @@ fn ok_a_one_of_of_open_models_closes_by_branch_when_required_fields_tell_them_ap
         let pet = &s["properties"]["pet"];
         let branches: Vec<Src<'_>> = (0..2).map(|i| (&pet["oneOf"][i], format!("{at}/oneOf/{i}"))).collect();
         let within = disjoint::type_bound(&doc, &[(pet, at.to_owned())], 0);
-        apart_once_closed(&doc, &[(pet, at.to_owned())], &[], &format!("{at}/oneOf"), &branches, within, purpose)
+        let base = format!("{at}/oneOf");
+        apart_once_closed(&doc, &[(pet, at.to_owned())], &[], (&base, &branches), (within, &[]), purpose)
     };
     assert!(closed_apart(&s, Purpose::Exact) && closed_apart(&s, Purpose::Projection));
     let mut loose = s.clone();

@@ -195,7 +195,15 @@ fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Vec<Note>> {
         )]);
     }
     let rules = if objects_only { &STRICT_RULES } else { &STRICT_RULES_WRAPPED };
-    let lowered = lower::lower(doc, rules, lower::Settings::of(opts, true)).map_err(|b| b.0)?;
+    let settings = lower::Settings::of(opts, true);
+    let lowered = match lower::lower(doc, rules, settings) {
+        // A root union of objects the strict subset cannot take at the root
+        // (its branches' parts lost with it) goes wrapped, as other roots do.
+        Err(first) if opts.reshape && objects_only => {
+            lower::lower(doc, &STRICT_RULES_WRAPPED, settings).map_err(|_| first.0)?
+        }
+        other => other.map_err(|b| b.0)?,
+    };
     let mut notes = lowered.notes;
     let mut exact = lowered.exact;
     let mut ann = lowered.schema;

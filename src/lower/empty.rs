@@ -19,7 +19,7 @@ pub(crate) struct Mark {
     pub(super) notes: usize,
     pub(super) exact: bool,
     blockers: usize,
-    defs: usize,
+    pub(super) defs: usize,
 }
 
 impl<'d> Lowerer<'_, 'd> {

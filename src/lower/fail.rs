@@ -94,11 +94,26 @@ impl<'d> Lowerer<'_, 'd> {
             }
             out => out,
         };
+        let out = match out {
+            Err(Fail(mut why, kind @ (FailKind::Inexpressible | FailKind::Limit)))
+                if self.encodings && at.is_empty() =>
+            {
+                why.reason.push_str(
+                    "; reshape never sends the whole answer as a string of JSON text, which would promise less than JSON mode",
+                );
+                Err(Fail(why, kind))
+            }
+            out => out,
+        };
         match out {
-            Err(Fail(why, FailKind::Inexpressible | FailKind::Limit)) if self.encodings => {
-                // What was noted inside is replaced by the string: keep only the reason.
+            // Never the whole answer: a root sent as one string would promise
+            // less than JSON mode (the string need not even be JSON).
+            Err(Fail(why, FailKind::Inexpressible | FailKind::Limit)) if self.encodings && !at.is_empty() => {
+                // What was noted inside is replaced by the string: keep only the
+                // reason. Definitions first met inside go too: nothing refers to them.
                 self.notes.truncate(mark.notes);
                 self.exact = mark.exact;
+                self.defs.truncate(mark.defs);
                 Ok(self.json_text(at, &why))
             }
             // Without encodings the lowering fails, but first it lists every

@@ -67,9 +67,10 @@ impl<'d> Lowerer<'_, 'd> {
             return None;
         }
         if *kw == "oneOf" {
-            if closure::disjoint(self.doc, branches, TypeSet::ALL, closure::Purpose::Exact) {
+            let beside: Vec<&str> = f.required.iter().map(String::as_str).collect();
+            if closure::disjoint(self.doc, branches, TypeSet::ALL, &beside, closure::Purpose::Exact) {
                 self.note(p, kw, Action::Rewritten, DISJOINT_ONE_OF);
-            } else if !self.rules.open_objects && self.closed_branches_apart(pi, p, branches, TypeSet::ALL) {
+            } else if !self.rules.open_objects && self.closed_branches_apart(pi, p, branches, (TypeSet::ALL, &beside)) {
                 self.note(p, kw, Action::Rewritten, DISJOINT_ONCE_CLOSED);
             } else {
                 return None;

@@ -84,15 +84,18 @@ impl<'d> Lowerer<'_, 'd> {
         // Each combination remembers which branch of each union it took: its
         // objects close to the keys of those branches (unions close by branch).
         let within = f.types;
+        // Keys required beside the unions: each branch's instances have them too.
+        let required = f.required.clone();
+        let beside: Vec<&str> = required.iter().map(String::as_str).collect();
         let mut combos: Vec<Combo<'d>> = vec![(f, Vec::new())];
         // `oneOf`s apart once closed, in a dialect that may send an object open:
         // exact only if every branch sent is closed (known once they are built).
         let mut if_closed: Vec<(String, &str)> = Vec::new();
         for (kw, p, branches) in used {
             if kw == "oneOf" && branches.len() > 1 {
-                if closure::disjoint(self.doc, &branches, within, closure::Purpose::Exact) {
+                if closure::disjoint(self.doc, &branches, within, &beside, closure::Purpose::Exact) {
                     self.note(&p, kw, Action::Rewritten, DISJOINT_ONE_OF);
-                } else if self.closed_branches_apart(pi, &p, &branches, within) {
+                } else if self.closed_branches_apart(pi, &p, &branches, (within, &beside)) {
                     if self.rules.open_objects {
                         if_closed.push((p.clone(), kw));
                     } else {
@@ -153,11 +156,24 @@ impl<'d> Lowerer<'_, 'd> {
     /// exclusive once each branch is sent closed: objects close by branch, and
     /// closed this way no value satisfies two branches. (Whether the dialect
     /// sends them closed is the caller's question.)
-    pub(super) fn closed_branches_apart(&self, pi: &[Src<'d>], p: &str, branches: &[Src<'d>], within: TypeSet) -> bool {
+    pub(super) fn closed_branches_apart(
+        &self,
+        pi: &[Src<'d>],
+        p: &str,
+        branches: &[Src<'d>],
+        (within, beside): (TypeSet, &[&str]),
+    ) -> bool {
         self.readings.by_branch
             && self.readings.close
             && (!self.rules.open_objects || self.rules.prefer_closed)
-            && closure::apart_once_closed(self.doc, pi, &self.choices, p, branches, within, closure::Purpose::Exact)
+            && closure::apart_once_closed(
+                self.doc,
+                pi,
+                &self.choices,
+                (p, branches),
+                (within, beside),
+                closure::Purpose::Exact,
+            )
     }
 }
 

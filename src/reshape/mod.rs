@@ -318,7 +318,13 @@ fn marked(v: &Value, root: &Value, seen: &mut Vec<String>) -> bool {
 fn sent_disjoint(a: &Value, b: &Value, root: &Value) -> bool {
     // The two pointers only label the starting nodes for the proof's bookkeeping.
     let branches = [(a, "/0".to_owned()), (b, "/1".to_owned())];
-    crate::closure::disjoint(&crate::analysis::Doc { root }, &branches, TypeSet::ALL, crate::closure::Purpose::Exact)
+    crate::closure::disjoint(
+        &crate::analysis::Doc { root },
+        &branches,
+        TypeSet::ALL,
+        &[],
+        crate::closure::Purpose::Exact,
+    )
 }
 
 /// Whether `v` holds a reshape marker anywhere (references not followed).

@@ -82,6 +82,9 @@ struct Shape<'e> {
     /// name), the rest (maps) hashed.
     members: Vec<(String, Member)>,
     more_members: HashMap<String, Member>,
+    /// The shape of every member name no alternative declares (a map's
+    /// values), once met: not kept name by name.
+    undeclared: Option<Option<ShapeId>>,
     /// Elements inside the tuple part, and past it.
     elements: HashMap<usize, Option<ShapeId>>,
     rest: Option<Option<ShapeId>>,
@@ -245,14 +248,24 @@ impl<'e> Shapes<'e> {
             return known;
         }
         let allowed = shape.keys.as_ref().is_none_or(|k| k.binary_search(&key).is_ok());
-        let starts: Vec<Starts<'e>> = shape
-            .alts
-            .iter()
-            .filter(|alt| alt_kinds(alt) & bit(Kind::Object) != 0)
-            .map(|alt| alt.iter().filter_map(|m| member_schema(m, key)).collect())
-            .collect();
-        let needed = self.shapes[s as usize].needed.binary_search(&key).is_ok();
+        let needed = shape.needed.binary_search(&key).is_ok();
+        let objects = || shape.alts.iter().filter(|alt| alt_kinds(alt) & bit(Kind::Object) != 0);
+        // A name no alternative declares (nor may match by pattern) gets the
+        // same shape as every other such name: found once, for all of them.
+        let declared = |m: &Map<String, Value>| {
+            m.contains_key("patternProperties") || m.get("properties").and_then(|p| p.get(key)).is_some()
+        };
+        let undeclared = !objects().any(|alt| alt.iter().any(|m| declared(m)));
+        if undeclared && let Some(known) = shape.undeclared {
+            return Member { allowed, needed, shape: known };
+        }
+        let starts: Vec<Starts<'e>> =
+            objects().map(|alt| alt.iter().filter_map(|m| member_schema(m, key)).collect()).collect();
         let found = Member { allowed, needed, shape: self.shape_of(starts) };
+        if undeclared {
+            self.shapes[s as usize].undeclared = Some(found.shape);
+            return found;
+        }
         let shape = &mut self.shapes[s as usize];
         if shape.members.len() < FEW_MEMBERS {
             shape.members.push((key.to_owned(), found));

@@ -18,7 +18,7 @@ use std::time::Instant;
 pub(super) const ANSWER_BYTES: usize = 100 * 1024;
 pub(super) const PIECE_BYTES: usize = 16;
 
-fn schema() -> Value {
+pub(super) fn schema() -> Value {
     json!({"type": "object", "properties": {"items": {"type": "array", "items": {"type": "object",
         "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
             "tags": {"type": "array", "items": {"type": "string"}}, "score": {"type": "number"},
@@ -27,12 +27,12 @@ fn schema() -> Value {
         "required": ["items"], "additionalProperties": false})
 }
 
-/// A valid answer of about [`ANSWER_BYTES`] of JSON text.
-fn answer() -> Value {
+/// A valid answer of about `bytes` of JSON text.
+pub(super) fn answer(bytes: usize) -> Value {
     let mut items = Vec::new();
     let mut len = 0;
     let mut i: u32 = 0;
-    while len < ANSWER_BYTES {
+    while len < bytes {
         let kind = ["alpha", "beta", "gamma"][(i % 3) as usize];
         let item = json!({"id": i, "name": format!("record {i} \u{e9}t\u{e9} \"quoted\""),
             "tags": ["north", "sea"], "score": f64::from(i) / 7.0, "kind": kind});
@@ -63,7 +63,7 @@ fn interleaved<const N: usize>(rounds: usize, work: &mut [&mut dyn FnMut() -> us
 }
 
 pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
-    let (schema, answer) = (schema(), answer());
+    let (schema, answer) = (schema(), answer(ANSWER_BYTES));
     let text_len = answer.to_string().len();
     io.print(&format!(
         "\nstream: a {text_len}-byte answer in {PIECE_BYTES}-byte events, against one decode of the whole response (mode schema)"

@@ -200,6 +200,7 @@ pub(super) fn summarise(alts: Vec<Conj<'_>>) -> Shape<'_> {
         tuple_len,
         members: Vec::new(),
         more_members: HashMap::new(),
+        undeclared: None,
         elements: HashMap::new(),
         rest: None,
     }

@@ -97,9 +97,12 @@ impl Sink for Tree<'_> {
             }
         }
         let Some(open) = self.string.as_mut().filter(|o| o.restricted) else { return };
+        // The members left all start with the text before this piece: only
+        // the piece is compared (linear in the string, however it is cut).
+        let from = self.sofar.len();
         self.sofar.push_str(text);
-        let sofar = self.sofar.as_str();
-        self.members.retain(|m| m.starts_with(sofar));
+        let piece = text.as_bytes();
+        self.members.retain(|m| m.as_bytes().get(from..).is_some_and(|rest| rest.starts_with(piece)));
         if self.members.is_empty() {
             open.restricted = false;
             let seg = open.ctx.seg;
@@ -156,7 +159,8 @@ impl Sink for Tree<'_> {
 
     fn end(&mut self) {
         if let Some(open) = self.string.take() {
-            if open.restricted && !self.members.contains(&self.sofar.as_str()) {
+            // The members left start with the text: one of them is it when as long.
+            if open.restricted && !self.members.iter().any(|m| m.len() == self.sofar.len()) {
                 let message = format!("{} is not one of the `enum` members", Value::String(self.sofar.clone()));
                 self.violate(self.pointer(open.ctx.seg), message);
             }

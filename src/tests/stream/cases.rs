@@ -258,3 +258,40 @@ fn err_values_that_can_no_longer_pass_are_said_early() {
         assert!(got.as_deref().is_some_and(|g| g.contains(said)), "{schema} {text}: {got:?}");
     }
 }
+
+/// An `enum` string is compared piece by piece against the members it may
+/// still become, never again from its start (linear however it is cut):
+/// members that are prefixes of one another, and a long shared prefix that
+/// parts only at its end, cut everywhere. The early error comes exactly with
+/// the piece that leaves no member possible.
+#[test]
+fn err_enum_strings_are_checked_piece_by_piece() {
+    let long = "abcdefghij".repeat(30);
+    let members = ["ab".to_owned(), "abc".to_owned(), format!("{long}x"), format!("{long}y")];
+    let schema = json!({"type": "object", "properties": {"k": {"enum": members}}});
+    let em = crate::Options::new(Provider::Ollama).compile(&schema).expect("compiles");
+    let cases = [("ab".to_owned(), true), ("abc".to_owned(), true), ("a".to_owned(), false), ("abd".to_owned(), false)];
+    let long_cases = [(format!("{long}y"), true), (long.clone(), false), (format!("{long}z"), false)];
+    for (value, valid) in cases.into_iter().chain(long_cases) {
+        let text = json!({"k": value}).to_string();
+        for cut in 0..=text.len() {
+            crate::laws::check_stream(&em, &text, &[cut]).unwrap_or_else(|e| panic!("{e}"));
+            let mut stream = em.stream();
+            for e in em.events_of(&[&text[..cut], &text[cut..]]) {
+                stream.push(&e);
+            }
+            assert_eq!(stream.partial().error().is_none(), valid, "{text} cut at {cut}");
+        }
+        // One byte at a time: the error, if any, comes with the first byte no
+        // member has there (the closing quote, for the start of a member).
+        let parted = members.iter().map(|m| m.bytes().zip(value.bytes()).take_while(|(a, b)| a == b).count()).max();
+        let parted = parted.filter(|_| !valid);
+        let mut stream = em.stream();
+        for (i, e) in em.events_of(&text.split_inclusive(|_| true).collect::<Vec<_>>()).iter().enumerate() {
+            let early = stream.push(e).error().is_some();
+            // `{"k":"` is 6 bytes: byte 6 + j is the string's byte j.
+            let past = parted.is_some_and(|p| i >= 6 + p);
+            assert_eq!(early, past, "{text}: byte {i}");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! `bench --stream`'s scaling table: the stream decoder's time per answer
+//! byte at two answer sizes, for the shapes where work that grows faster than
+//! the answer could hide (a long `enum` string, many map members, nested
+//! arrays, records). Linear work keeps the figure flat: *growth* near 1.
+
+use super::Io;
+use super::stream::{PIECE_BYTES, answer, schema};
+use schemacast::{Mode, Options, Provider};
+use serde_json::{Value, json};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// The two answer sizes compared.
+const SMALL: usize = 50 * 1024;
+const LARGE: usize = 200 * 1024;
+
+/// A schema and a valid answer of about `bytes` of JSON text.
+fn shape(name: &str, bytes: usize) -> (Value, Value) {
+    match name {
+        "long enum string" => {
+            let long: String = (0..bytes).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+            let schema = json!({"type": "object", "properties": {"s": {"enum": [format!("{long}!"), long]}},
+                "required": ["s"], "additionalProperties": false});
+            (schema, json!({"s": long}))
+        }
+        "map members" => {
+            let members = (0..bytes / 12).map(|i| (format!("key{i}"), json!(i))).collect();
+            (
+                json!({"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}),
+                Value::Object(members),
+            )
+        }
+        "nested arrays" => {
+            let leaves: Vec<&str> = (0..bytes / 5).map(|i| if i % 2 == 0 { "ab" } else { "cd" }).collect();
+            let schema = json!({"type": "array", "items": {"type": "array", "items": {"type": "array",
+                "items": {"enum": ["ab", "cd"]}}}});
+            (schema, json!([[leaves]]))
+        }
+        _ => (schema(), answer(bytes)),
+    }
+}
+
+pub(super) fn table(io: &mut Io<'_>, rounds: usize, provider: Provider) {
+    io.print(&format!(
+        "\nscaling ({provider}): stream decoder time per answer byte, {PIECE_BYTES}-byte events pushed and finished (fastest round)"
+    ));
+    io.print(&format!("{:<18} {:>12} {:>12} {:>8}", "answer", "50 KB ns/B", "200 KB ns/B", "growth"));
+    for name in ["records", "long enum string", "map members", "nested arrays"] {
+        let mut runs = Vec::new();
+        for bytes in [SMALL, LARGE] {
+            let (schema, answer) = shape(name, bytes);
+            let Ok(em) = Options::new(provider).with_mode(Mode::Schema).compile(&schema) else { continue };
+            let events = em.events_for(&answer, PIECE_BYTES);
+            runs.push((em, events, answer.to_string().len()));
+        }
+        // Both sizes in each round, the fastest round of each: the figure
+        // least disturbed by other work on the machine.
+        let mut best = [f64::INFINITY; 2];
+        for _ in 0..=rounds {
+            for ((em, events, _), best) in runs.iter().zip(best.iter_mut()) {
+                let start = Instant::now();
+                let mut s = em.stream();
+                for e in events {
+                    black_box(s.push(e).value());
+                }
+                black_box(s.finish().is_ok());
+                *best = best.min(start.elapsed().as_nanos() as f64);
+            }
+        }
+        let mut per_byte = [0.0; 2];
+        for ((_, _, len), (t, out)) in runs.iter().zip(best.iter().zip(per_byte.iter_mut())) {
+            *out = t / (*len).max(1) as f64;
+        }
+        let growth = per_byte[1] / per_byte[0].max(f64::MIN_POSITIVE);
+        io.print(&format!("{name:<18} {:>12.1} {:>12.1} {:>7.2}x", per_byte[0], per_byte[1], growth));
+    }
+}
