@@ -55,14 +55,25 @@ pub(crate) fn contains(values: &[Value], v: &Value) -> bool {
 }
 
 /// `values` without repeats (JSON Schema equality), first occurrences kept.
+/// Strings (equal only to the same string) are looked up in a set, so a long
+/// `enum` of strings costs linear time; other values are compared pairwise.
 pub(crate) fn dedup(values: Vec<Value>) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::with_capacity(values.len());
-    for v in values {
-        if !contains(&out, &v) {
-            out.push(v);
-        }
-    }
-    out
+    let keep: Vec<bool> = {
+        let mut strings: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut others: Vec<&Value> = Vec::new();
+        values
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => strings.insert(s.as_str()),
+                _ if others.iter().any(|o| equal(o, v)) => false,
+                _ => {
+                    others.push(v);
+                    true
+                }
+            })
+            .collect()
+    };
+    values.into_iter().zip(keep).filter_map(|(v, k)| k.then_some(v)).collect()
 }
 
 /// Whether `v` holds an object anywhere inside it.
@@ -85,6 +96,11 @@ mod tests {
         assert!(equal(&json!({"a": [1, {"b": 2.0}]}), &json!({"a": [1.0, {"b": 2}]})));
         assert!(equal(&json!(-0.0), &json!(0)));
         assert_eq!(dedup(vec![json!(1), json!(1.0), json!("x")]), vec![json!(1), json!("x")]);
+        // Strings by set, the rest pairwise: first occurrences, in order.
+        let mixed =
+            vec![json!("b"), json!(null), json!("a"), json!("b"), json!([1]), json!(null), json!([1.0]), json!("a")];
+        assert_eq!(dedup(mixed), vec![json!("b"), json!(null), json!("a"), json!([1])]);
+        assert_eq!(dedup(vec![json!("1"), json!(1)]), vec![json!("1"), json!(1)]);
         assert!(contains(&[json!(1.0), json!("x")], &json!(1)));
     }
 

@@ -235,6 +235,12 @@ pub(crate) fn run(args: &Args, io: &mut Io<'_>) -> i32 {
         emission_table(args, io, corpus, rounds, &providers, &modes);
         decode_table(args, io, corpus, rounds, &providers);
     }
+    // The wide shapes for a provider of each dialect family (or the one asked for).
+    let scaled: Vec<Provider> = match args.provider {
+        Some(p) => vec![p],
+        None => vec![Provider::OpenAi, Provider::Gemini, Provider::Claude, Provider::LlamaCpp],
+    };
+    scaling::emission_table(io, rounds, &scaled);
     0
 }
 

@@ -255,12 +255,19 @@ fn ok_bench_prints_its_columns() {
     assert!(o.out.contains("files: 2 schemas"), "{}", o.out);
     assert!(o.out.contains("provider         mode       schemas/s    ns/schema"), "{}", o.out);
     assert!(o.out.contains("peak RSS"), "{}", o.out);
-    let rows: Vec<&str> = o.out.lines().filter(|l| l.starts_with("gemini ")).collect();
+    let tables = o.out.split("\nscaling:").next().unwrap_or_default();
+    let rows: Vec<&str> = tables.lines().filter(|l| l.starts_with("gemini ")).collect();
     assert_eq!(rows.len(), 4, "one row per mode, one for decode: {}", o.out);
     assert!(rows.iter().take(3).all(|r| r.contains("x clone")), "{}", o.out);
     assert!(o.out.contains("files: 1 valid answers"), "{}", o.out);
     assert!(rows[3].contains("x parse"), "{}", o.out);
     assert!(o.out.contains("slowest emission:"), "{}", o.out);
+    assert!(o.out.contains("scaling: emission time per unit"), "{}", o.out);
+    for unit in ["properties", "enum members", "definitions", "anyOf branches"] {
+        let row = o.out.lines().find(|l| l.starts_with("gemini ") && l.contains(unit));
+        let row = row.unwrap_or_else(|| panic!("a gemini {unit} row: {}", o.out));
+        assert!(row.trim_end().ends_with('x'), "two sizes and the growth: {row}");
+    }
     assert!(o.err.is_empty(), "every valid answer decodes: {}", o.err);
     let o = cli(&["bench", "--stream", "--rounds", "1", "--provider", "ollama"], "");
     assert_eq!(o.code, 0, "{}", o.err);

@@ -73,6 +73,9 @@ pub(crate) struct Gathered<'a> {
     pub(crate) frozen: bool,
     /// Unions that may be read by branch, met here and not chosen.
     pub(crate) unions: Vec<Union<'a>>,
+    /// The names some gathered node requires (one lookup per key, however
+    /// wide the object).
+    required: HashSet<&'a str>,
 }
 
 /// Gathers every node that may apply where `starts` apply.
@@ -109,6 +112,9 @@ fn gather_inner<'a>(doc: &Doc<'a>, starts: &[Src<'a>], choices: &Choices, disjoi
             break;
         }
         out.nodes.push((map, at.clone()));
+        if let Some(Value::Array(names)) = map.get("required") {
+            out.required.extend(names.iter().filter_map(Value::as_str));
+        }
         if map.contains_key(vocab::OPAQUE) {
             out.opaque = true;
         }
@@ -313,10 +319,12 @@ impl<'a> Gathered<'a> {
                     .iter()
                     .any(|k| map.contains_key(*k))
                     || (map.contains_key("unevaluatedProperties") && !declares);
-            let required = map.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|n| n == name));
-            if refuses || counts || required {
+            if refuses || counts {
                 return None;
             }
+        }
+        if self.required.contains(name) {
+            return None;
         }
         // Only the `properties` schemas apply to a declared key here: the other
         // nodes' `additionalProperties` were checked to accept it above.

@@ -255,7 +255,8 @@ pub(crate) struct Lowered {
 const MAX_OUTPUT_NODES: usize = 20_000;
 /// Deepest nesting of output locations (keeps recursion well inside the stack).
 const MAX_NESTING: usize = 96;
-/// Most branches a distributed union may grow to.
+/// Most combinations the unions of one location may grow to once distributed
+/// (the first union is always kept whole: alone it multiplies nothing).
 pub(crate) const MAX_BRANCHES: usize = 16;
 
 /// How one lowering runs, besides the dialect's rules.

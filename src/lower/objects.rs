@@ -28,12 +28,15 @@ impl<'d> Lowerer<'_, 'd> {
         }
         let mut props = Map::new();
         let mut forbidden: HashSet<&str> = HashSet::new();
+        // Looked up once per property: sets, so that wide objects stay linear.
+        let additional_declared: Vec<HashSet<&str>> =
+            f.additional_declared.iter().map(|d| d.iter().map(String::as_str).collect()).collect();
         for (name, srcs) in &f.properties {
             // An `additionalProperties` schema applies to every key its own node
             // does not declare, even when another merged part declares it.
             let mut srcs = srcs.clone();
-            for (a, declared) in f.additional.iter().zip(&f.additional_declared) {
-                if !declared.contains(name) {
+            for (a, declared) in f.additional.iter().zip(&additional_declared) {
+                if !declared.contains(name.as_str()) {
                     srcs.push(a.clone());
                 }
             }
@@ -102,10 +105,11 @@ impl<'d> Lowerer<'_, 'd> {
             }
         }
         let mut required: Vec<String> = f.required.clone();
+        let mut is_required: HashSet<String> = required.iter().cloned().collect();
         if self.rules.fill_defaults && self.readings.fill {
             let filled: Vec<String> = props
                 .keys()
-                .filter(|k| !required.contains(*k) && gathered.fillable(self.doc, k).is_some())
+                .filter(|k| !is_required.contains(*k) && gathered.fillable(self.doc, k).is_some())
                 .cloned()
                 .collect();
             if !filled.is_empty() {
@@ -118,10 +122,11 @@ impl<'d> Lowerer<'_, 'd> {
                         filled.join(", ")
                     ),
                 );
+                is_required.extend(filled.iter().cloned());
                 required.extend(filled);
             }
         }
-        let optional = props.keys().filter(|k| !required.contains(*k)).count();
+        let optional = props.keys().filter(|k| !is_required.contains(*k)).count();
         if optional > self.rules.max_optional {
             return Err(Fail::new(
                 at,

@@ -69,7 +69,9 @@ impl<'d> Lowerer<'_, 'd> {
         let mut product = 1usize;
         let mut used = Vec::new();
         for (kw, p, branches) in unions {
-            if product.saturating_mul(branches.len()) <= MAX_BRANCHES {
+            // One union alone multiplies nothing: it keeps every branch (the
+            // output's size limit still holds). The product of several is bounded.
+            if used.is_empty() || product.saturating_mul(branches.len()) <= MAX_BRANCHES {
                 product *= branches.len().max(1);
                 used.push((kw, p, branches));
             } else {

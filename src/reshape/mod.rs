@@ -90,19 +90,21 @@ fn rewrite_optionals_here(
     notes: &mut Vec<Note>,
     only: Option<&HashSet<(String, String)>>,
 ) {
-    let required: Vec<String> = match m.get("required") {
+    // Sets: wide objects stay linear.
+    let required: HashSet<String> = match m.get("required") {
         Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
-        _ => Vec::new(),
+        _ => HashSet::new(),
     };
     let chosen = |k: &String| only.is_none_or(|o| o.contains(&(at.to_owned(), k.clone())));
     // Notes name the source location the lowering recorded, else the spot in the sent schema.
     let at = m.get(AT).and_then(Value::as_str).unwrap_or(at).to_owned();
     let at = at.as_str();
     let Some(Value::Object(props)) = m.get_mut("properties") else { return };
-    let optional: Vec<String> = props.keys().filter(|k| !required.contains(k) && chosen(k)).cloned().collect();
+    let optional: Vec<String> = props.keys().filter(|k| !required.contains(*k) && chosen(k)).cloned().collect();
     if optional.is_empty() {
         return;
     }
+    let is_optional: HashSet<&str> = optional.iter().map(String::as_str).collect();
     let mut nullable = Vec::new();
     let mut present = Vec::new();
     for name in &optional {
@@ -132,7 +134,7 @@ fn rewrite_optionals_here(
     // Required now: what was, and what was rewritten (in the properties' order).
     let all: Vec<Value> = props
         .keys()
-        .filter(|k| required.contains(k) || optional.contains(k))
+        .filter(|k| required.contains(*k) || is_optional.contains(k.as_str()))
         .map(|k| Value::String(k.clone()))
         .collect();
     m.insert("required".to_owned(), Value::Array(all));

@@ -1,7 +1,9 @@
-//! `bench --stream`'s scaling table: the stream decoder's time per answer
-//! byte at two answer sizes, for the shapes where work that grows faster than
-//! the answer could hide (a long `enum` string, many map members, nested
-//! arrays, records). Linear work keeps the figure flat: *growth* near 1.
+//! The scaling tables: time per unit at two sizes, for the shapes where work
+//! that grows faster than the input could hide. `bench --stream`: the stream
+//! decoder's time per answer byte (a long `enum` string, many map members,
+//! nested arrays, records). `bench`: emission's time per property, `enum`
+//! member, definition or `anyOf` branch of one wide schema. Linear work keeps
+//! the figure flat: *growth* near 1.
 
 use super::Io;
 use super::stream::{PIECE_BYTES, answer, schema};
@@ -73,5 +75,79 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, provider: Provider) {
         }
         let growth = per_byte[1] / per_byte[0].max(f64::MIN_POSITIVE);
         io.print(&format!("{name:<18} {:>12.1} {:>12.1} {:>7.2}x", per_byte[0], per_byte[1], growth));
+    }
+}
+
+/// A schema with `n` units of one kind (the unit counted per row).
+fn wide(name: &str, n: usize) -> Value {
+    match name {
+        "properties" => {
+            let props: serde_json::Map<String, Value> = (0..n)
+                .map(|i| {
+                    (format!("field_{i}"), json!({"type": ["string", "null"], "description": format!("field {i}")}))
+                })
+                .collect();
+            let required: Vec<String> = (0..n).step_by(2).map(|i| format!("field_{i}")).collect();
+            json!({"type": "object", "properties": props, "required": required})
+        }
+        "enum members" => {
+            json!({"type": "object", "properties": {"code": {"enum": (0..n).map(|i| format!("code-{i}")).collect::<Vec<_>>()}},
+                "required": ["code"]})
+        }
+        "definitions" => {
+            // Each definition referred to by a property of its own, and twice
+            // from a shared list: references kept, or inlined where the dialect
+            // has none.
+            let defs: serde_json::Map<String, Value> = (0..n)
+                .map(|i| {
+                    (
+                        format!("Def{i}"),
+                        json!({"type": "object", "properties": {"id": {"type": "integer"},
+                        "label": {"type": "string"}}, "required": ["id", "label"], "additionalProperties": false}),
+                    )
+                })
+                .collect();
+            let props: serde_json::Map<String, Value> =
+                (0..n).map(|i| (format!("field_{i}"), json!({"$ref": format!("#/$defs/Def{i}")}))).collect();
+            let required: Vec<String> = (0..n).map(|i| format!("field_{i}")).collect();
+            json!({"type": "object", "properties": props, "required": required, "additionalProperties": false,
+                "$defs": defs})
+        }
+        _ => {
+            let branches: Vec<Value> = (0..n)
+                .map(|i| json!({"type": "object", "properties": {"kind": {"const": format!("k{i}")}, "x": {"type": "integer"}},
+                    "required": ["kind"], "additionalProperties": false}))
+                .collect();
+            json!({"type": "object", "properties": {"event": {"anyOf": branches}}, "required": ["event"]})
+        }
+    }
+}
+
+/// `bench`'s scaling table: emission (compile and serialise the body) per unit
+/// of one wide schema, at `n` and `4n` units, for a few providers (sizes within
+/// every provider's limits, so that both take the same path).
+pub(super) fn emission_table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
+    const ROWS: [(&str, usize); 4] =
+        [("properties", 250), ("enum members", 200), ("definitions", 100), ("anyOf branches", 25)];
+    io.print("\nscaling: emission time per unit of one wide schema at n and 4n units (fastest round)");
+    io.print(&format!(
+        "{:<16} {:<16} {:>6} {:>12} {:>12} {:>8}",
+        "provider", "unit", "n", "n: us/unit", "4n: us/unit", "growth"
+    ));
+    for p in providers {
+        for (name, n) in ROWS {
+            let schemas = [wide(name, n), wide(name, 4 * n)];
+            let mut best = [f64::INFINITY; 2];
+            for _ in 0..=rounds {
+                for (schema, best) in schemas.iter().zip(best.iter_mut()) {
+                    let start = Instant::now();
+                    black_box(Options::new(*p).compile(schema).map(|e| e.body().to_string().len()).unwrap_or(0));
+                    *best = best.min(start.elapsed().as_nanos() as f64);
+                }
+            }
+            let [small, large] = [best[0] / n as f64 / 1e3, best[1] / (4 * n) as f64 / 1e3];
+            let growth = large / small.max(f64::MIN_POSITIVE);
+            io.print(&format!("{:<16} {name:<16} {n:>6} {small:>12.2} {large:>12.2} {growth:>7.2}x", p.name()));
+        }
     }
 }
