@@ -1,6 +1,6 @@
 //! Disjointness of union branches: when a `oneOf` may be read as `anyOf`.
 
-use super::{Doc, MAX_GATHERED, Src, resolve};
+use super::{Choices, Doc, MAX_GATHERED, Src, resolve};
 use crate::types::TypeSet;
 use crate::vocab;
 use serde_json::{Map, Value};
@@ -57,6 +57,34 @@ pub(crate) fn disjoint<'a>(
     facts.iter().enumerate().all(|(i, a)| facts[i + 1..].iter().all(|b| apart(a, b, compared)))
 }
 
+/// Whether closing by branch tells apart the branches `srcs` of the `oneOf` at
+/// `base`, met gathering `starts` with `choices` ([`apart_with_declared`]):
+/// for [`Purpose::Projection`], it may be read by branch; for
+/// [`Purpose::Exact`], a dialect that sends each branch closed sends an
+/// exclusive union. It needs, for each branch, the keys the location declares
+/// when the union is read by that branch, if it is then closable. Those
+/// gatherings prove nothing themselves (every other `oneOf` there reads as
+/// exclusive, so the location is not closable), which also keeps the proof
+/// from recursing.
+pub(crate) fn apart_once_closed<'a>(
+    doc: &Doc<'a>,
+    starts: &[Src<'a>],
+    choices: &Choices,
+    (base, srcs): (&str, &[Src<'a>]),
+    (within, beside): (crate::types::TypeSet, &[&'a str]),
+    purpose: Purpose,
+) -> bool {
+    let declared: Vec<Option<HashSet<&'a str>>> = (0..srcs.len())
+        .map(|i| {
+            let mut supposed: Vec<(String, usize)> = choices.iter().filter(|(p, _)| p != base).cloned().collect();
+            supposed.push((base.to_owned(), i));
+            let here = super::gather_inner(doc, starts, &supposed, false);
+            here.is_closable().then(|| here.declared().into_iter().collect())
+        })
+        .collect();
+    apart_with_declared(doc, srcs, within, beside, &declared, purpose)
+}
+
 /// As [`disjoint`], also using what closing by branch drops. `declared[i]`
 /// holds the keys declared at the location when the union is read by branch
 /// `i` and that location is closable (`None` otherwise): projecting an
@@ -70,7 +98,7 @@ pub(crate) fn disjoint<'a>(
 /// For [`Purpose::Exact`] the closed branches themselves are compared: no value
 /// with only the keys one branch declares satisfies another, the question a
 /// dialect that sends every object closed asks.
-pub(crate) fn apart_once_closed<'a>(
+fn apart_with_declared<'a>(
     doc: &Doc<'a>,
     branches: &[Src<'a>],
     within: TypeSet,

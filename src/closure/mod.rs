@@ -23,7 +23,7 @@
 mod disjoint;
 mod prove;
 
-pub(crate) use disjoint::{Purpose, disjoint};
+pub(crate) use disjoint::{Purpose, apart_once_closed, disjoint};
 
 use crate::analysis::Doc;
 use crate::vocab;
@@ -186,34 +186,6 @@ fn gather_inner<'a>(doc: &Doc<'a>, starts: &[Src<'a>], choices: &Choices, disjoi
         work.extend(children.into_iter().rev());
     }
     out
-}
-
-/// Whether closing by branch tells apart the branches `srcs` of the `oneOf` at
-/// `base`, met gathering `starts` with `choices` ([`disjoint::apart_once_closed`]):
-/// for [`Purpose::Projection`], it may be read by branch; for
-/// [`Purpose::Exact`], a dialect that sends each branch closed sends an
-/// exclusive union. It needs, for each branch, the keys the location declares
-/// when the union is read by that branch, if it is then closable. Those
-/// gatherings prove nothing themselves (every other `oneOf` there reads as
-/// exclusive, so the location is not closable), which also keeps the proof
-/// from recursing.
-pub(crate) fn apart_once_closed<'a>(
-    doc: &Doc<'a>,
-    starts: &[Src<'a>],
-    choices: &Choices,
-    (base, srcs): (&str, &[Src<'a>]),
-    (within, beside): (crate::types::TypeSet, &[&'a str]),
-    purpose: Purpose,
-) -> bool {
-    let declared: Vec<Option<HashSet<&'a str>>> = (0..srcs.len())
-        .map(|i| {
-            let mut supposed: Vec<(String, usize)> = choices.iter().filter(|(p, _)| p != base).cloned().collect();
-            supposed.push((base.to_owned(), i));
-            let here = gather_inner(doc, starts, &supposed, false);
-            here.is_closable().then(|| here.declared().into_iter().collect())
-        })
-        .collect();
-    disjoint::apart_once_closed(doc, srcs, within, beside, &declared, purpose)
 }
 
 /// The `properties/key` schemas of `nodes`, with their pointers.
