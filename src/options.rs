@@ -205,10 +205,14 @@ impl Options {
     }
 
     /// Reversible rewrites (contract §5, default `false`): in strict modes an
-    /// optional property is sent required and nullable, and a root that is not
-    /// an object is wrapped in `{"value": …}`. [`Emission::decode`](crate::Emission::decode)
-    /// undoes both. Off by default: a caller who reads the response without
-    /// `decode` must never get another shape than the schema promised.
+    /// optional property is sent required and nullable (or behind a presence
+    /// wrapper when its schema accepts `null`); a map goes as an array of
+    /// `{"key", "value"}` pairs; a part no native schema can carry (`{}`, a
+    /// free-form object) goes as a string holding its JSON text, never the
+    /// whole answer; and a root that is not an object is wrapped in
+    /// `{"value": …}`. [`Emission::decode`](crate::Emission::decode) undoes
+    /// each. Off by default: a caller who reads the response without `decode`
+    /// must never get another shape than the schema promised.
     #[must_use]
     pub fn with_reshape(mut self, yes: bool) -> Self {
         self.reshape = yes;
