@@ -57,6 +57,16 @@ pub(crate) fn disjoint<'a>(
     facts.iter().enumerate().all(|(i, a)| facts[i + 1..].iter().all(|b| apart(a, b, compared)))
 }
 
+/// For each of `branches`, whether some other branch may share a value with
+/// it ([`disjoint`]'s proof, pair by pair; each branch read once).
+pub(crate) fn overlapping<'a>(doc: &Doc<'a>, branches: &[Src<'a>], within: TypeSet) -> Vec<bool> {
+    if branches.len() > MAX_PAIRWISE {
+        return vec![true; branches.len()];
+    }
+    let facts: Vec<Branch<'a>> = branches.iter().map(|b| Branch::of(doc, b, 0, &[])).collect();
+    (0..facts.len()).map(|i| (0..facts.len()).any(|j| i != j && !apart(&facts[i], &facts[j], within))).collect()
+}
+
 /// Whether closing by branch tells apart the branches `srcs` of the `oneOf` at
 /// `base`, met gathering `starts` with `choices` ([`apart_with_declared`]):
 /// for [`Purpose::Projection`], it may be read by branch; for

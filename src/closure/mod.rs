@@ -23,7 +23,7 @@
 mod disjoint;
 mod prove;
 
-pub(crate) use disjoint::{Purpose, apart_once_closed, disjoint};
+pub(crate) use disjoint::{Purpose, apart_once_closed, disjoint, overlapping};
 
 use crate::analysis::Doc;
 use crate::vocab;

@@ -262,10 +262,15 @@ fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed:
     }
     let ambiguous = match m.get("anyOf") {
         Some(Value::Array(branches)) if !m.contains_key(OR_NULL) && !m.contains_key(PRESENT) => {
-            branches.iter().enumerate().any(|(i, b)| {
-                marked(b, root, &mut Vec::new())
-                    && branches.iter().enumerate().any(|(j, c)| i != j && !sent_disjoint(b, c, root))
-            })
+            let marks: Vec<bool> = branches.iter().map(|b| marked(b, root, &mut Vec::new())).collect();
+            marks.contains(&true) && {
+                // Whether no value satisfies two sent branches: the projection's
+                // own proof over the annotated schema, each branch read once.
+                let srcs: Vec<(&Value, String)> =
+                    branches.iter().enumerate().map(|(i, b)| (b, crate::pointer::push_index("", i))).collect();
+                let overlap = crate::closure::overlapping(&crate::analysis::Doc { root }, &srcs, TypeSet::ALL);
+                marks.iter().zip(overlap).any(|(marked, overlaps)| *marked && overlaps)
+            }
         }
         _ => false,
     };
@@ -313,20 +318,6 @@ fn marked(v: &Value, root: &Value, seen: &mut Vec<String>) -> bool {
         Value::Array(a) => a.iter().any(|x| marked(x, root, seen)),
         _ => false,
     }
-}
-
-/// Whether no value satisfies both sent nodes (the projection's own proof,
-/// over the annotated schema: disjoint types, or a discriminating key).
-fn sent_disjoint(a: &Value, b: &Value, root: &Value) -> bool {
-    // The two pointers only label the starting nodes for the proof's bookkeeping.
-    let branches = [(a, "/0".to_owned()), (b, "/1".to_owned())];
-    crate::closure::disjoint(
-        &crate::analysis::Doc { root },
-        &branches,
-        TypeSet::ALL,
-        &[],
-        crate::closure::Purpose::Exact,
-    )
 }
 
 /// Whether `v` holds a reshape marker anywhere (references not followed).
