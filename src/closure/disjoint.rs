@@ -58,11 +58,9 @@ pub(crate) fn disjoint<'a>(
 }
 
 /// For each of `branches`, whether some other branch may share a value with
-/// it ([`disjoint`]'s proof, pair by pair; each branch read once).
+/// it ([`disjoint`]'s proof, pair by pair; each branch read once, so no bound
+/// on how many: the answer for a pair is the one [`disjoint`] gives for it).
 pub(crate) fn overlapping<'a>(doc: &Doc<'a>, branches: &[Src<'a>], within: TypeSet) -> Vec<bool> {
-    if branches.len() > MAX_PAIRWISE {
-        return vec![true; branches.len()];
-    }
     let facts: Vec<Branch<'a>> = branches.iter().map(|b| Branch::of(doc, b, 0, &[])).collect();
     (0..facts.len()).map(|i| (0..facts.len()).any(|j| i != j && !apart(&facts[i], &facts[j], within))).collect()
 }

@@ -224,6 +224,9 @@ fn err_values_that_can_no_longer_pass_are_said_early() {
         // Only a name every branch requires is checked: this one waits for the end.
         (json!({"anyOf": [{"required": ["a"]}, {"required": ["b"]}]}), r#"{"c": 1}"#),
         (json!({"type": "array", "items": {"required": ["id"]}}), r#"[{"id": 1}, {"id": 2, "x": {}}]"#),
+        // Map members share one shape; what each name requires is still its own.
+        (json!({"additionalProperties": {"maximum": 5}}), r#"{"a": 1, "b": 5, "c": -2}"#),
+        (json!({"required": ["z"], "additionalProperties": {"type": "integer"}}), r#"{"a": 1, "z": 2}"#),
     ] {
         assert_eq!(early(schema.clone(), text), None, "{schema} {text}");
     }
@@ -253,6 +256,17 @@ fn err_values_that_can_no_longer_pass_are_said_early() {
             "at /k/1: member \"id\" is missing",
         ),
         (json!({"anyOf": [{"required": ["a", "b"]}, {"required": ["b"]}]}), r#"{"a": 1}"#, "member \"b\" is missing"),
+        (json!({"additionalProperties": {"maximum": 5}}), r#"{"a": 1, "b": 9}"#, "at /k/b: 9 cannot be valid here"),
+        (
+            json!({"required": ["z"], "additionalProperties": {"type": "integer"}}),
+            r#"{"a": 1, "b": 2}"#,
+            "at /k: member \"z\" is missing",
+        ),
+        (
+            json!({"properties": {"a": {}}, "additionalProperties": false}),
+            r#"{"a": 1, "b": 2}"#,
+            "member \"b\" is not allowed",
+        ),
     ] {
         let got = early(schema.clone(), text);
         assert!(got.as_deref().is_some_and(|g| g.contains(said)), "{schema} {text}: {got:?}");
