@@ -131,13 +131,20 @@ def _type_fits(node, v):
     return name in ts or (name == "integer" and "number" in ts)
 
 
-def _fit(branch, root, v):
+def _fit(branch, root, v, depth=0):
+    """How well `v` fits `branch`: a union scores as its best branch, a missing
+    required key or a wrong type rules a branch out."""
     b = _resolve(branch, root)
-    if not isinstance(b, dict):
+    if not isinstance(b, dict) or depth > 16:
         return 0
     if not _type_fits(b, v):
         return -1000
     score = 0
+    for k in ("anyOf", "oneOf"):
+        if isinstance(b.get(k), list) and b[k]:
+            score += max(_fit(x, root, v, depth + 1) for x in b[k])
+    if isinstance(v, dict):
+        score -= 200 * sum(1 for r in b.get("required", []) if isinstance(r, str) and r not in v)
     if "const" in b:
         score += 50 if b["const"] == v else -500
     if isinstance(b.get("enum"), list):
@@ -153,9 +160,11 @@ def _fit(branch, root, v):
     return score
 
 
-def required_first(v, node, root, depth=0):
+def required_first(v, node, root, depth=0, declared=False):
     """The value with object keys in llama.cpp's generation order: the required
-    properties in declared order, then the optional ones, then undeclared keys."""
+    properties in declared order, then the optional ones, then undeclared keys.
+    With `declared`, in xgrammar's and llguidance's order: the declared order,
+    then undeclared keys."""
     if depth > 64:
         return v
     node = _resolve(node, root)
@@ -164,7 +173,7 @@ def required_first(v, node, root, depth=0):
     for k in ("anyOf", "oneOf"):
         if isinstance(node.get(k), list) and node[k]:
             best = max(range(len(node[k])), key=lambda i: (_fit(node[k][i], root, v), -i))
-            return required_first(v, node[k][best], root, depth + 1)
+            return required_first(v, node[k][best], root, depth + 1, declared)
     if isinstance(v, dict):
         props, required = {}, []
         for n in [node] + [_resolve(b, root) for b in node.get("allOf", []) if isinstance(b, dict)]:
@@ -173,17 +182,17 @@ def required_first(v, node, root, depth=0):
                     props.setdefault(k, sub)
                 required += [r for r in n.get("required", []) if isinstance(r, str)]
         required = set(required)
-        order = [k for k in props if k in required] + [k for k in props if k not in required]
+        order = list(props) if declared else [k for k in props if k in required] + [k for k in props if k not in required]
         extra = node.get("additionalProperties") if isinstance(node.get("additionalProperties"), dict) else {}
-        out = {k: required_first(v[k], props[k], root, depth + 1) for k in order if k in v}
+        out = {k: required_first(v[k], props[k], root, depth + 1, declared) for k in order if k in v}
         for k, x in v.items():
             if k not in out:
-                out[k] = required_first(x, extra, root, depth + 1)
+                out[k] = required_first(x, extra, root, depth + 1, declared)
         return out
     if isinstance(v, list):
         prefix = node.get("prefixItems") if isinstance(node.get("prefixItems"), list) else []
         items = node.get("items", {})
-        return [required_first(x, prefix[i] if i < len(prefix) else items, root, depth + 1) for i, x in enumerate(v)]
+        return [required_first(x, prefix[i] if i < len(prefix) else items, root, depth + 1, declared) for i, x in enumerate(v)]
     return v
 
 
@@ -257,14 +266,16 @@ def _numbers_as(v, to_float):
 
 def add_spellings(case):
     """Adds the spellings of each value that engines generate and the case writer does
-    not: llama.cpp's required-properties-first key order, enum/const literals as
+    not: llama.cpp's required-properties-first key order, xgrammar's and llguidance's
+    declared key order, enum/const literals as
     written, integral numbers as `2` and as `2.0`. Objects are unordered and 2 == 2.0
     in JSON Schema, so each spelling is the same value."""
     texts, groups = case["texts"], case["groups"]
     index = {t: i for i, t in enumerate(texts)}
     literals = _literals(case["native"])
     for g, value in zip(groups, case["values"]):
-        spellings = [required_first(value, case["native"], case["native"])]
+        spellings = [required_first(value, case["native"], case["native"]),
+                     required_first(value, case["native"], case["native"], declared=True)]
         if literals:
             spellings.append(respell(value, literals))
         spellings += [_numbers_as(value, True), _numbers_as(value, False)]

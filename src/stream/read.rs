@@ -59,6 +59,9 @@ pub(crate) struct Acc {
     incomplete: Option<Value>,
     /// Content blocks by index (Anthropic, Converse).
     blocks: HashMap<u64, Block>,
+    /// The block the last delta went to: deltas come in runs to one block,
+    /// and comparing an index costs less than hashing it at every event.
+    last_block: Option<(u64, Block)>,
     /// The forced tool block's `input` as its start event gives it (Anthropic
     /// sends `{}` there, then the input in deltas, which may be none at all).
     tool_start: Option<Value>,
@@ -101,8 +104,15 @@ impl Acc {
         self.tool
     }
 
-    fn block(&self, index: Option<u64>) -> Option<Block> {
-        self.blocks.get(&index.unwrap_or(u64::MAX)).copied()
+    fn block(&mut self, index: Option<u64>) -> Option<Block> {
+        let index = index.unwrap_or(u64::MAX);
+        // (A block keeps its first kind: a cached entry never goes stale.)
+        if let Some((_, b)) = self.last_block.filter(|(i, _)| *i == index) {
+            return Some(b);
+        }
+        let block = self.blocks.get(&index).copied();
+        self.last_block = block.map(|b| (index, b));
+        block
     }
 
     fn open_block(&mut self, index: Option<u64>, block: Block) {
