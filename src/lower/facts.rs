@@ -343,7 +343,7 @@ impl<'d> Lowerer<'_, 'd> {
                     let Some(r) = value.as_str() else { continue };
                     match closure::resolve(self.doc, r) {
                         Some((target, ptr)) => {
-                            if self.ref_stack.contains(&ptr) {
+                            if self.ref_stack.contains(&ptr) && self.recurs(target, &ptr, at) {
                                 f.recursion_cut = true;
                                 self.widen(
                                     at,

@@ -312,6 +312,7 @@ pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, settings: Settings) -> Result<
         notes: Vec::new(),
         exact: true,
         ref_stack: vec![String::new()],
+        reach: std::collections::HashMap::new(),
         produced: 0,
         nesting: 0,
         defs: Vec::new(),
@@ -362,6 +363,8 @@ pub(crate) struct Lowerer<'a, 'd> {
     pub(crate) exact: bool,
     /// Reference targets being inlined on the current path.
     pub(crate) ref_stack: Vec<String>,
+    /// What each reference target reaches ([`Lowerer::recurs`]), once computed.
+    pub(crate) reach: std::collections::HashMap<String, Vec<String>>,
     pub(crate) produced: usize,
     pub(crate) nesting: usize,
     /// Passed-through references: target pointer, `$defs` name, lowered target

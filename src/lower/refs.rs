@@ -1,6 +1,6 @@
 //! References kept as references: a plain `$ref`, and a union whose branches
 //! are plain `$ref`s, lowered once into `$defs` (recursion kept) when the
-//! dialect resolves references.
+//! dialect resolves references. And where inlining them recurs.
 
 use super::facts::Facts;
 use super::types::TypeSet;
@@ -11,6 +11,20 @@ use crate::note::Action;
 use serde_json::{Map, Value};
 
 impl<'d> Lowerer<'_, 'd> {
+    /// Whether following the reference at `at` to `target` (at `ptr`), already
+    /// being inlined on this path, recurs: only when `at` lies in what `target`
+    /// reaches (its subtree, and those its references lead to). A target met
+    /// again elsewhere (a sibling `allOf` part, the branch beside the one that
+    /// followed it) is inlined again; a real cycle is still cut, at the latest
+    /// when one of its references is met the second time.
+    pub(super) fn recurs(&mut self, target: &'d Value, ptr: &str, at: &str) -> bool {
+        if !self.reach.contains_key(ptr) {
+            let roots = reach(self.doc, target, ptr);
+            self.reach.insert(ptr.to_owned(), roots);
+        }
+        self.reach.get(ptr).is_none_or(|roots| roots.iter().any(|r| within(at, r)))
+    }
+
     /// A location held by one plain `$ref` (nothing beside it but annotations
     /// and definitions), where the projection sees nothing else, is sent as a
     /// reference when the dialect resolves them: its target is lowered once,
@@ -105,6 +119,36 @@ impl<'d> Lowerer<'_, 'd> {
 }
 
 /// A schema that is a `$ref` and nothing else but annotations.
+/// Whether the pointer `at` is `root` or below it.
+fn within(at: &str, root: &str) -> bool {
+    at.strip_prefix(root).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// The document subtrees inlining `target` (at `ptr`) may walk: its own, and
+/// those its references lead to, transitively. Every member is walked, data
+/// included: reaching too much only cuts a reference that need not be.
+fn reach(doc: &crate::analysis::Doc<'_>, target: &Value, ptr: &str) -> Vec<String> {
+    let mut roots = vec![ptr.to_owned()];
+    let mut work = vec![target];
+    while let Some(v) = work.pop() {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref")
+                    && let Some((t, p)) = closure::resolve(doc, r)
+                    && !roots.iter().any(|root| within(&p, root))
+                {
+                    roots.push(p);
+                    work.push(t);
+                }
+                work.extend(m.values());
+            }
+            Value::Array(items) => work.extend(items),
+            _ => {}
+        }
+    }
+    roots
+}
+
 fn is_plain_ref(v: &Value) -> bool {
     let Value::Object(map) = v else { return false };
     map.contains_key("$ref") && map.keys().all(|k| plain_key(k))

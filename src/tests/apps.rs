@@ -1,8 +1,9 @@
 //! The application schemas of `fixtures/apps/` with their valid instances
 //! (`<case>.instances.jsonl`): under every option set, no instance is narrowed,
-//! the projection keeps it valid, every body passes the provider's rules, and
-//! a provider-shaped response carrying it decodes back to its projection (every
-//! reshape undone).
+//! the projection keeps it valid, every body passes the provider's rules, a
+//! provider-shaped response carrying it decodes back to its projection (every
+//! reshape undone), and so does the provider's stream of it cut into small
+//! events, with no early error on the way (law 5).
 
 use crate::{Emission, laws};
 use serde_json::Value;
@@ -20,6 +21,10 @@ pub(crate) fn apps(dir: &Path) -> Vec<(String, Value, Vec<Value>)> {
     out
 }
 
+/// The size of the events a streamed instance is cut into (odd, so that the
+/// cuts fall at every kind of place in the text).
+const STREAM_PIECE: usize = 7;
+
 /// The laws over one folder of application schemas.
 pub(crate) fn check_folder(dir: &Path) -> Vec<String> {
     let mut broken = Vec::new();
@@ -33,6 +38,13 @@ pub(crate) fn check_folder(dir: &Path) -> Vec<String> {
             for x in instances.iter().filter(|x| validator.is_valid(x)) {
                 if let Err(e) = round_trip(&em, x) {
                     broken.push(format!("{name}: {opts:?}: {e}"));
+                }
+                if let Some(sent) = em.sent_for(x) {
+                    let text = sent.to_string();
+                    let cuts: Vec<usize> = (1..text.len()).step_by(STREAM_PIECE).collect();
+                    if let Err(e) = laws::check_stream(&em, &text, &cuts) {
+                        broken.push(format!("{name}: {opts:?}: streamed: {e}"));
+                    }
                 }
             }
         }
