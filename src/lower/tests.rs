@@ -59,6 +59,44 @@ fn ok_recursion_widens_where_it_recurs() {
 }
 
 #[test]
+fn ok_a_definition_named_again_beside_its_first_use_is_inlined_again() {
+    let s = json!({"definitions": {"s": {"type": "string", "minLength": 1},
+            "o": {"type": "object", "properties": {"id": {"type": "string", "minLength": 1}}}},
+        "type": "object",
+        "properties": {
+            // The branch beside the one that named `s` names it again.
+            "u": {"oneOf": [{"$ref": "#/definitions/s"},
+                {"type": "object", "properties": {"name": {"$ref": "#/definitions/s"}}}]},
+            // The property beside the `allOf` part that named `o` names it again.
+            "b": {"allOf": [{"$ref": "#/definitions/o"}, {"properties": {"parent": {"$ref": "#/definitions/o"}}}]}},
+        "additionalProperties": false});
+    let (out, exact) = check(s).expect("lowers");
+    assert!(exact, "nothing is cut: {out}");
+    let name = &out["properties"]["u"]["anyOf"][1]["properties"]["name"];
+    assert_eq!(name, &json!({"type": "string", "minLength": 1}));
+    let parent = &out["properties"]["b"]["properties"]["parent"];
+    assert_eq!(parent["properties"]["id"], json!({"type": "string", "minLength": 1}));
+}
+
+#[test]
+fn ok_a_cycle_is_cut_where_it_recurs_whatever_way_it_is_entered() {
+    // Mutual recursion entered from a sibling `allOf` part and from a union branch:
+    // each reference that closes the cycle lies in what its target reaches.
+    let s = json!({"$defs": {
+            "A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
+            "B": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}},
+        "allOf": [{"$ref": "#/$defs/A"}, {"properties": {"c": {"anyOf": [{"$ref": "#/$defs/B"}, {"type": "null"}]}}}]});
+    let (out, exact) = check(s).expect("lowers");
+    assert!(!exact, "a recursion is cut");
+    // A → B → (A cut).
+    assert_eq!(out["properties"]["b"]["properties"]["a"], json!({}));
+    // c: B, entered beside A's own use; its `a` closes the cycle through the A
+    // already inlined at the root (A reaches it), so it is cut there.
+    let c = &out["properties"]["c"]["anyOf"][0];
+    assert_eq!(c["properties"]["a"], json!({}), "{out}");
+}
+
+#[test]
 fn ok_recursion_through_a_union_of_references_is_kept() {
     static REFS: Rules = Rules { refs: true, ..OPEN };
     let s = json!({"type": "object", "properties": {"e": {"$ref": "#/$defs/E"}}, "required": ["e"],
