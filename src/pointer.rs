@@ -30,6 +30,12 @@ pub(crate) fn escape_into(out: &mut String, token: &str) {
     }
 }
 
+/// What follows `root` in `at` when `at` is `root` or a pointer below it
+/// (`""` or `/…`); `None` elsewhere (`/a/bc` is not below `/a/b`).
+pub(crate) fn below<'a>(at: &'a str, root: &str) -> Option<&'a str> {
+    at.strip_prefix(root).filter(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// Appends an array index to `base`.
 pub(crate) fn push_index(base: &str, index: usize) -> String {
     let mut out = base.to_owned();
@@ -169,6 +175,15 @@ mod tests {
             let frag = to_fragment(&push("/$defs", key));
             assert_eq!(resolve_fragment(&root, &frag).map(|x| x.0), Some(&json!(7)), "{frag}");
         }
+    }
+
+    #[test]
+    fn ok_below_is_by_whole_tokens() {
+        assert_eq!(below("/a/b", "/a/b"), Some(""));
+        assert_eq!(below("/a/b/c", "/a/b"), Some("/c"));
+        assert_eq!(below("/a/bc", "/a/b"), None);
+        assert_eq!(below("/a", "/a/b"), None);
+        assert_eq!(below("/anything", ""), Some("/anything"));
     }
 
     #[test]

@@ -153,8 +153,8 @@ impl Work<'_> {
             .origins
             .iter()
             .filter_map(|(p, o)| {
-                let rest = p.strip_prefix(from)?;
-                (rest.is_empty() || rest.starts_with('/')).then(|| (format!("{to}{rest}"), o.clone()))
+                let rest = pointer::below(p, from)?;
+                Some((format!("{to}{rest}"), o.clone()))
             })
             .collect();
         if below.iter().all(|(p, _)| p != to) {

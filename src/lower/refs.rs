@@ -8,6 +8,7 @@ use super::unions::{DISJOINT_ONCE_CLOSED, DISJOINT_ONE_OF, EMPTY_BRANCH, push_br
 use super::{Fail, Lowerer};
 use crate::closure::{self, Src};
 use crate::note::Action;
+use crate::pointer;
 use serde_json::{Map, Value};
 
 impl<'d> Lowerer<'_, 'd> {
@@ -22,7 +23,7 @@ impl<'d> Lowerer<'_, 'd> {
             let roots = reach(self.doc, target, ptr);
             self.reach.insert(ptr.to_owned(), roots);
         }
-        self.reach.get(ptr).is_none_or(|roots| roots.iter().any(|r| within(at, r)))
+        self.reach.get(ptr).is_none_or(|roots| roots.iter().any(|r| pointer::below(at, r).is_some()))
     }
 
     /// A location held by one plain `$ref` (nothing beside it but annotations
@@ -118,12 +119,6 @@ impl<'d> Lowerer<'_, 'd> {
     }
 }
 
-/// A schema that is a `$ref` and nothing else but annotations.
-/// Whether the pointer `at` is `root` or below it.
-fn within(at: &str, root: &str) -> bool {
-    at.strip_prefix(root).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-}
-
 /// The document subtrees inlining `target` (at `ptr`) may walk: its own, and
 /// those its references lead to, transitively. Every member is walked, data
 /// included: reaching too much only cuts a reference that need not be.
@@ -135,7 +130,7 @@ fn reach(doc: &crate::analysis::Doc<'_>, target: &Value, ptr: &str) -> Vec<Strin
             Value::Object(m) => {
                 if let Some(Value::String(r)) = m.get("$ref")
                     && let Some((t, p)) = closure::resolve(doc, r)
-                    && !roots.iter().any(|root| within(&p, root))
+                    && !roots.iter().any(|root| pointer::below(&p, root).is_some())
                 {
                     roots.push(p);
                     work.push(t);
@@ -149,6 +144,7 @@ fn reach(doc: &crate::analysis::Doc<'_>, target: &Value, ptr: &str) -> Vec<Strin
     roots
 }
 
+/// A schema that is a `$ref` and nothing else but annotations.
 fn is_plain_ref(v: &Value) -> bool {
     let Value::Object(map) = v else { return false };
     map.contains_key("$ref") && map.keys().all(|k| plain_key(k))
