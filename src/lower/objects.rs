@@ -139,8 +139,9 @@ impl<'d> Lowerer<'_, 'd> {
         }
         if let Some((cat, allowed)) = &closed {
             let allowed: HashSet<&str> = allowed.iter().map(String::as_str).collect();
-            if let Some(r) = required.iter().find(|r| !props.contains_key(r.as_str()) && !allowed.contains(r.as_str()))
-            {
+            // Declared by another part or not, a key the closing part does not
+            // declare is never valid: required, it leaves no object valid.
+            if let Some(r) = required.iter().find(|r| !allowed.contains(r.as_str())) {
                 return Err(Fail::empty(
                     at,
                     "required",
