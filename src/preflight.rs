@@ -107,10 +107,17 @@ pub(crate) fn check<'a>(schema: &'a Value, opts: &Options) -> Result<Checked<'a>
     check_size(schema, opts)?;
     check_reserved(schema, "")?;
     let draft = Draft::detect(schema, opts.default_draft).map_err(|uri| {
+        // schemars' `SchemaSettings::openapi3()` and other OpenAPI tooling name the
+        // OpenAPI 3.0 Schema Object, whose `nullable` no JSON Schema draft reads.
+        let hint = if uri.contains("spec.openapis.org/oas/3.0") {
+            "; this one is an OpenAPI 3.0 Schema Object, which is not JSON Schema (`nullable`, boolean bounds): ask the generator for a JSON Schema draft instead (schemars: `SchemaSettings::draft2020_12()`; Zod: its default target)"
+        } else {
+            ""
+        };
         Error::new(
             ErrorKind::Unsupported,
             "/$schema",
-            format!("unknown `$schema` {uri:?}: schemacast reads drafts 4, 6, 7, 2019-09 and 2020-12; custom meta-schemas (and their vocabularies) are not supported, and nothing is fetched"),
+            format!("unknown `$schema` {uri:?}: schemacast reads drafts 4, 6, 7, 2019-09 and 2020-12; custom meta-schemas (and their vocabularies) are not supported, and nothing is fetched{hint}"),
         )
     })?;
     let build = Build::of(draft, opts);

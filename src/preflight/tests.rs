@@ -89,6 +89,19 @@ fn err_boolean_bound_says_how_to_read_it_as_draft_4() {
 }
 
 #[test]
+fn err_openapi_meta_schema_says_what_it_is() {
+    // schemars' `SchemaSettings::openapi3()` writes this `$schema`.
+    let oas = json!({"$schema": "https://spec.openapis.org/oas/3.0/schema/2024-10-18#/definitions/Schema",
+        "type": "object", "properties": {"a": {"type": "string", "nullable": true}}});
+    let e = run(oas).unwrap_err();
+    assert_eq!((e.kind(), e.pointer()), (ErrorKind::Unsupported, "/$schema"));
+    assert!(e.to_string().contains("OpenAPI 3.0 Schema Object"), "{e}");
+    let other = run(json!({"$schema": "https://example.com/my-meta"})).unwrap_err();
+    assert_eq!(other.kind(), ErrorKind::Unsupported);
+    assert!(!other.to_string().contains("OpenAPI"), "only OpenAPI URIs get the hint: {other}");
+}
+
+#[test]
 fn err_bad_resources() {
     let schema = json!({"$ref": "defs.json"});
     let base = Options::new(crate::Provider::OpenAi);
