@@ -107,10 +107,11 @@ pub(crate) fn check<'a>(schema: &'a Value, opts: &Options) -> Result<Checked<'a>
     check_size(schema, opts)?;
     check_reserved(schema, "")?;
     let draft = Draft::detect(schema, opts.default_draft).map_err(|uri| {
-        // schemars' `SchemaSettings::openapi3()` and other OpenAPI tooling name the
-        // OpenAPI 3.0 Schema Object, whose `nullable` no JSON Schema draft reads.
+        // schemars' `SchemaSettings::openapi3()` names the OpenAPI 3.0 Schema Object,
+        // whose `nullable` no JSON Schema draft reads. (Zod's OpenAPI target writes no
+        // `$schema`; its boolean bounds get their own hint below.)
         let hint = if uri.contains("spec.openapis.org/oas/3.0") {
-            "; this one is an OpenAPI 3.0 Schema Object, which is not JSON Schema (`nullable`, boolean bounds): ask the generator for a JSON Schema draft instead (schemars: `SchemaSettings::draft2020_12()`; Zod: its default target)"
+            "; this one is an OpenAPI 3.0 Schema Object, which is not JSON Schema (`nullable`, boolean bounds): ask the generator for a JSON Schema draft instead (schemars: `SchemaSettings::draft2020_12()`)"
         } else {
             ""
         };
