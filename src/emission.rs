@@ -29,6 +29,10 @@ pub struct Emission {
     /// The name of the tool the request forces, when the answer comes back as
     /// that tool's input (Claude's and Bedrock's tool mechanisms).
     pub(crate) tool: Option<String>,
+    /// The request turns on Claude's extended thinking: a tool is offered, never
+    /// forced (read by the acceptance law).
+    #[cfg_attr(not(any(test, feature = "laws")), allow(dead_code))]
+    pub(crate) claude_thinking: bool,
     /// The front end's working form of `source`, when it is not `source` itself
     /// (another draft, identifiers, supplied documents).
     pub(crate) work: Option<Value>,

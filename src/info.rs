@@ -234,7 +234,9 @@ fn options(p: &Profile) -> String {
         Dialect::Claude => {
             out.push("`--claude-mechanism`");
             if p.envelope == Envelope::Anthropic {
-                out.extend(["`--claude-json-tool`", "`--reshape`"]);
+                out.extend(["`--claude-json-tool`", "`--claude-thinking`", "`--reshape`"]);
+            } else {
+                out.push("`--claude-thinking`");
             }
         }
         Dialect::OpenAiStrict if p.strict.is_some() => out.push("`--reshape`"),

@@ -52,6 +52,20 @@ pub fn option_sets() -> Vec<Options> {
     out.push(Options::new(Provider::Gemini).with_reshape(true));
     out.push(Options::new(Provider::OpenAi).with_reshape(true).with_union_closing(false));
     out.push(Options::new(Provider::OpenAi).with_default_filling(false));
+    // Extended thinking: every tool offered, never forced.
+    out.push(Options::new(Provider::Claude).with_claude_thinking(true));
+    out.push(
+        Options::new(Provider::Claude)
+            .with_claude_mechanism(ClaudeMechanism::StrictTool)
+            .with_claude_thinking(true)
+            .with_reshape(true),
+    );
+    out.push(
+        Options::new(Provider::Claude).with_mode(Mode::Json).with_claude_json_tool(true).with_claude_thinking(true),
+    );
+    out.push(
+        Options::new(Provider::Bedrock).with_claude_mechanism(ClaudeMechanism::StrictTool).with_claude_thinking(true),
+    );
     out
 }
 

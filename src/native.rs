@@ -103,6 +103,10 @@ fn find(envelope: Envelope, body: &Value) -> Option<Sent<'_>> {
                 return Some(schema(s));
             }
             let choice = body.get("tool_choice")?;
+            // An offered tool (extended thinking): the answer may come as text.
+            if choice["type"] == "auto" {
+                return None;
+            }
             if choice["type"] != "tool" {
                 return Some(Sent::Unknown);
             }
@@ -118,6 +122,9 @@ fn find(envelope: Envelope, body: &Value) -> Option<Sent<'_>> {
             }
             let tc = body.get("toolConfig")?;
             let spec = &tc["tools"][0]["toolSpec"];
+            if tc.pointer("/toolChoice/auto").is_some() {
+                return None;
+            }
             if tc.pointer("/toolChoice/tool/name") != spec.get("name") {
                 return Some(Sent::Unknown);
             }

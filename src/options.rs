@@ -38,6 +38,7 @@ impl Readings {
 /// | Gemini dialect | [`GeminiDialect::ResponseSchema`] |
 /// | Claude JSON tool | `false` ([`Mode::Json`] sends nothing to Claude) |
 /// | Claude mechanism | the provider's own: [`ClaudeMechanism::Tool`] for Claude, [`ClaudeMechanism::OutputFormat`] for Bedrock |
+/// | Claude thinking | `false` (a tool, when one is sent, is forced) |
 /// | reshape | `false` (no reversible rewrites) |
 /// | default draft | [`Draft::Draft202012`](crate::Draft::Draft202012), for schemas without `$schema` |
 /// | resources | none (references to other documents are errors: nothing is fetched) |
@@ -69,6 +70,7 @@ pub struct Options {
     pub(crate) gemini_dialect: GeminiDialect,
     pub(crate) claude_json_tool: bool,
     pub(crate) claude_mechanism: Option<ClaudeMechanism>,
+    pub(crate) claude_thinking: bool,
     pub(crate) reshape: bool,
     pub(crate) default_draft: crate::Draft,
     /// Documents that references may name, keyed by URI (never fetched).
@@ -95,6 +97,7 @@ impl Options {
             gemini_dialect: GeminiDialect::ResponseSchema,
             claude_json_tool: false,
             claude_mechanism: None,
+            claude_thinking: false,
             reshape: false,
             default_draft: crate::Draft::Draft202012,
             resources: std::sync::Arc::new(Vec::new()),
@@ -201,6 +204,22 @@ impl Options {
     #[must_use]
     pub fn with_claude_mechanism(mut self, mechanism: ClaudeMechanism) -> Self {
         self.claude_mechanism = Some(mechanism);
+        self
+    }
+
+    /// The request turns on Claude's extended thinking (Anthropic's `thinking`,
+    /// Bedrock's `additionalModelRequestFields.thinking`), which the API refuses
+    /// beside a forced tool. With `true`, a tool Claude is sent (the `tool` and
+    /// `strict-tool` mechanisms, the guidance tool an `output-format` schema falls
+    /// back to, the JSON tool) is offered, not forced (`tool_choice: auto`): the
+    /// model may answer in text instead, so nothing native is promised
+    /// ([`Enforcement::Prompt`](crate::Enforcement::Prompt)) and
+    /// [`Emission::decode`](crate::Emission::decode) reads the tool's input or
+    /// the text. The output formats are unchanged (they work with thinking).
+    /// Ignored by other providers (default `false`).
+    #[must_use]
+    pub fn with_claude_thinking(mut self, yes: bool) -> Self {
+        self.claude_thinking = yes;
         self
     }
 

@@ -89,6 +89,7 @@ pub(crate) fn compile(schema: Option<&Value>, opts: &Options) -> Result<Emission
         validator,
         reshape,
         tool,
+        claude_thinking: opts.claude_thinking,
         work: working,
         readings: opts.readings(),
         assert_formats: opts.assert_formats,

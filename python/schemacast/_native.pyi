@@ -146,6 +146,7 @@ def emit(
     gemini_dialect: GeminiDialect | None = None,
     claude_mechanism: ClaudeMechanism | None = None,
     claude_json_tool: bool | None = None,
+    claude_thinking: bool | None = None,
     default_draft: Draft | None = None,
     resources: dict[str, Schema] | None = None,
     base_uri: str | None = None,

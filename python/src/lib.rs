@@ -303,7 +303,7 @@ fn given<T>(opts: Options, value: Option<T>, set: impl FnOnce(Options, T) -> Opt
     schema, provider, *, mode = None, name = None, reshape = None, closed_world = None,
     union_closing = None, default_filling = None, format_assertion = None,
     deny_unknown_keywords = None, gemini_dialect = None, claude_mechanism = None,
-    claude_json_tool = None, default_draft = None, resources = None, base_uri = None,
+    claude_json_tool = None, claude_thinking = None, default_draft = None, resources = None, base_uri = None,
     max_depth = None, max_nodes = None, max_enum = None
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -322,6 +322,7 @@ fn emit(
     gemini_dialect: Option<&str>,
     claude_mechanism: Option<&str>,
     claude_json_tool: Option<bool>,
+    claude_thinking: Option<bool>,
     default_draft: Option<&Bound<'_, PyAny>>,
     resources: Option<&Bound<'_, PyDict>>,
     base_uri: Option<String>,
@@ -346,6 +347,7 @@ fn emit(
     opts = given(opts, gemini_dialect, Options::with_gemini_dialect);
     opts = given(opts, claude_mechanism, Options::with_claude_mechanism);
     opts = given(opts, claude_json_tool, Options::with_claude_json_tool);
+    opts = given(opts, claude_thinking, Options::with_claude_thinking);
     opts = given(opts, default_draft, Options::with_default_draft);
     if let Some(res) = resources {
         for (uri, document) in res.iter() {

@@ -25,9 +25,13 @@ def instances(schema_path: Path) -> list[Any]:
 
 def fixture_kwargs(case: dict[str, Any]) -> dict[str, Any]:
     """The `emit` keywords a recorded response names, as src/tests/mod.rs's
-    `fixture_emission` reads them: its `mode` (default `schema`), `reshape` and
-    Claude's `mechanism`."""
-    kwargs: dict[str, Any] = {"mode": case.get("mode", "schema"), "reshape": case.get("reshape") is True}
+    `fixture_emission` reads them: its `mode` (default `schema`), `reshape`,
+    Claude's `mechanism` and `thinking`."""
+    kwargs: dict[str, Any] = {
+        "mode": case.get("mode", "schema"),
+        "reshape": case.get("reshape") is True,
+        "claude_thinking": case.get("thinking") is True,
+    }
     if "mechanism" in case:
         kwargs["claude_mechanism"] = case["mechanism"]
     return kwargs

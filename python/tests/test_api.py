@@ -200,7 +200,8 @@ def test_bad_options_are_schema_errors(kwargs: dict[str, Any], kind: str, needle
 def test_options_left_none_keep_the_core_defaults() -> None:
     unset = dict.fromkeys(
         ["mode", "name", "reshape", "closed_world", "union_closing", "default_filling", "format_assertion",
-         "deny_unknown_keywords", "gemini_dialect", "claude_mechanism", "claude_json_tool", "default_draft",
+         "deny_unknown_keywords", "gemini_dialect", "claude_mechanism", "claude_json_tool", "claude_thinking",
+         "default_draft",
          "resources", "base_uri", "max_depth", "max_nodes", "max_enum"]
     )  # fmt: skip
     for provider in ("openai", "gemini", "claude", "bedrock"):
@@ -265,6 +266,9 @@ def test_gemini_dialect_and_claude_options() -> None:
     ]
     assert schemacast.emit(WEATHER, "claude", mode="json").body == {}
     assert "tools" in schemacast.emit(WEATHER, "claude", mode="json", claude_json_tool=True).body
+    offered = schemacast.emit(WEATHER, "claude", claude_mechanism="strict-tool", claude_thinking=True)
+    assert offered.body["tool_choice"] == {"type": "auto"} and offered.enforcement == "prompt"
+    assert schemacast.emit(WEATHER, "claude", claude_mechanism="strict-tool").body["tool_choice"]["type"] == "tool"
     beta = schemacast.emit(WEATHER, "claude", claude_mechanism="output-format-beta")
     assert beta.headers == {"anthropic-beta": "structured-outputs-2025-11-13"}
     assert list(beta.body) == ["output_format"]

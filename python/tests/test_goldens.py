@@ -34,6 +34,7 @@ TARGETS.update(
             "claude_mechanism": "output-format",
             "reshape": True,
         },
+        "claude-thinking": {"provider": "claude", "claude_thinking": True},
     }
 )
 

@@ -20,6 +20,7 @@ pub(crate) struct Args {
     pub(crate) no_format_assertion: bool,
     pub(crate) gemini_dialect: Option<GeminiDialect>,
     pub(crate) claude_json_tool: bool,
+    pub(crate) claude_thinking: bool,
     pub(crate) claude_mechanism: Option<ClaudeMechanism>,
     pub(crate) reshape: bool,
     /// `decode --stream`: the input is an SSE or NDJSON transcript.
@@ -53,6 +54,7 @@ impl Args {
             .with_default_filling(!self.no_default_filling)
             .with_format_assertion(!self.no_format_assertion)
             .with_claude_json_tool(self.claude_json_tool)
+            .with_claude_thinking(self.claude_thinking)
             .with_reshape(self.reshape);
         if let Some(d) = self.gemini_dialect {
             o = o.with_gemini_dialect(d);

@@ -165,6 +165,9 @@ pub(crate) struct Compile {
     /// Claude has no JSON mode: make `--mode json` force a tool taking any object.
     #[arg(long)]
     claude_json_tool: bool,
+    /// Claude: the request turns on extended thinking, so a tool is offered, never forced.
+    #[arg(long)]
+    claude_thinking: bool,
     /// Apply reversible rewrites (undone by decode) to reach native enforcement.
     #[arg(long)]
     reshape: bool,
@@ -198,6 +201,7 @@ impl Compile {
         args.gemini_dialect = self.gemini_dialect;
         args.claude_mechanism = self.claude_mechanism;
         args.claude_json_tool = self.claude_json_tool;
+        args.claude_thinking = self.claude_thinking;
         args.reshape = self.reshape;
         self.read.into_args(args);
     }

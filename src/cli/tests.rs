@@ -178,6 +178,20 @@ fn ok_claude_json_tool_flag() {
 }
 
 #[test]
+fn ok_claude_thinking_flag_offers_the_tool() {
+    let schema =
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}"#;
+    let o = cli(&["emit", "-p", "claude", "--claude-mechanism", "strict-tool", "--claude-thinking", "-"], schema);
+    assert_eq!(o.code, 0);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["body"]["tool_choice"], serde_json::json!({"type": "auto"}));
+    assert_eq!(v["enforcement"], "prompt");
+    let o = cli(&["emit", "-p", "bedrock", "--claude-mechanism", "tool", "--claude-thinking", "--body", "-"], schema);
+    let v: Value = serde_json::from_str(&o.out).expect("JSON");
+    assert_eq!(v["toolConfig"]["toolChoice"], serde_json::json!({"auto": {}}));
+}
+
+#[test]
 fn ok_explain_adds_native_schema() {
     let o = cli(
         &["emit", "-p", "gemini", "--explain", "-"],

@@ -117,7 +117,7 @@ pub(crate) static RULES: Rules = Rules {
 pub(crate) fn json(em: &mut Fragment, profile: &Profile, doc: Option<&Doc<'_>>, opts: &Options) {
     let objects_only = doc.is_none_or(|d| analysis::accepts_only_objects(d, d.root));
     if opts.claude_json_tool && objects_only {
-        forced_tool(em, profile, json!({"type": "object"}), None, false);
+        forced_tool(em, profile, opts, json!({"type": "object"}), None, false);
         return;
     }
     em.body = json!({});
@@ -136,13 +136,28 @@ static RULES_WRAPPED: Rules = Rules { root_unions: true, ..RULES };
 
 pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: &Options) {
     let mechanism = opts.claude_mechanism.unwrap_or(profile.claude_default);
+    // Beside extended thinking a tool is only offered: nothing native is promised
+    // whatever its schema, and an answer in text comes in the caller's shape, so
+    // the tool's schema is not reshaped.
+    let unreshaped;
+    let tool_opts = if opts.claude_thinking && opts.reshape {
+        unreshaped = opts.clone().with_reshape(false);
+        &unreshaped
+    } else {
+        opts
+    };
+    let offered = opts.claude_thinking && matches!(mechanism, ClaudeMechanism::Tool | ClaudeMechanism::StrictTool);
     if mechanism != ClaudeMechanism::Tool {
-        match strict_schema(doc, opts) {
+        match strict_schema(doc, if offered { tool_opts } else { opts }) {
             Ok((schema, exact, notes, annotated)) => {
                 em.notes.extend(notes);
                 em.reshape = annotated;
                 send_strict(em, profile, opts, mechanism, schema, doc);
-                em.enforcement = if exact { Enforcement::Exact } else { Enforcement::Widened };
+                if offered {
+                    not_reshaped(em, opts);
+                } else {
+                    em.enforcement = if exact { Enforcement::Exact } else { Enforcement::Widened };
+                }
                 em.notes.push(Note::new(
                     "",
                     "",
@@ -162,8 +177,10 @@ pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: 
                         mechanism.name()
                     ),
                 ));
-                // (A root that is not an object already has its note naming `--reshape`.)
+                // (A root that is not an object already has its note naming `--reshape`;
+                // an offered tool is never native.)
                 if !opts.reshape
+                    && !offered
                     && analysis::accepts_only_objects(doc, doc.root)
                     && strict_schema(doc, &opts.clone().with_reshape(true)).is_ok()
                 {
@@ -172,7 +189,22 @@ pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: 
             }
         }
     }
-    tool_schema(em, profile, doc, opts);
+    tool_schema(em, profile, doc, tool_opts);
+    if opts.claude_thinking && em.tool.is_some() {
+        not_reshaped(em, opts);
+    }
+}
+
+/// Says that `--reshape` was not applied to a tool offered beside thinking.
+fn not_reshaped(em: &mut Fragment, opts: &Options) {
+    if opts.reshape {
+        em.notes.push(Note::new(
+            "",
+            "tool_choice",
+            Action::Info,
+            "reshape is not applied to a tool offered beside extended thinking: nothing native is promised either way, and an answer in text comes in the schema's own shape",
+        ));
+    }
 }
 
 /// Claude's strict grammar for a root wrapped by reshape: unions are fine there.
@@ -256,7 +288,7 @@ fn send_strict(
     let description = doc.root.get("description").and_then(Value::as_str).map(str::to_owned);
     match (mechanism, profile.envelope) {
         (ClaudeMechanism::StrictTool | ClaudeMechanism::Tool, _) => {
-            forced_tool(em, profile, schema, description, true);
+            forced_tool(em, profile, opts, schema, description, true);
         }
         (_, Envelope::Converse) => {
             let mut js = Map::new();
@@ -315,7 +347,7 @@ fn tool_schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: &Optio
         let annotated = crate::reshape::wrap(inner, &mut em.notes);
         let sent = lower::strip(&annotated);
         em.reshape = Some(annotated);
-        forced_tool(em, profile, sent, None, false);
+        forced_tool(em, profile, opts, sent, None, false);
         return;
     }
     if !analysis::accepts_only_objects(doc, doc.root) {
@@ -335,7 +367,7 @@ fn tool_schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: &Optio
                 // needs it at the root.
                 m.insert("type".to_owned(), json!("object"));
             }
-            forced_tool(em, profile, input, description, false);
+            forced_tool(em, profile, opts, input, description, false);
         }
         Err(fail) => {
             em.notes.extend(fail.0);
@@ -345,12 +377,22 @@ fn tool_schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: &Optio
                 Action::Degraded,
                 "the schema cannot be sent as the tool input: the tool takes any object instead (still sound: the schema accepts only objects)",
             ));
-            forced_tool(em, profile, json!({"type": "object"}), description, false);
+            forced_tool(em, profile, opts, json!({"type": "object"}), description, false);
         }
     }
 }
 
-fn forced_tool(em: &mut Fragment, profile: &Profile, input_schema: Value, description: Option<String>, strict: bool) {
+/// The one tool whose input is the answer: forced, or offered (`auto`) when the
+/// request turns on extended thinking, which the API refuses beside a forced tool.
+fn forced_tool(
+    em: &mut Fragment,
+    profile: &Profile,
+    opts: &Options,
+    input_schema: Value,
+    description: Option<String>,
+    strict: bool,
+) {
+    let offered = opts.claude_thinking;
     let mut text = "Respond by calling this tool exactly once; its input is the answer.".to_owned();
     if let Some(d) = description {
         text.push(' ');
@@ -365,7 +407,8 @@ fn forced_tool(em: &mut Fragment, profile: &Profile, input_schema: Value, descri
             spec.insert("strict".to_owned(), Value::Bool(true));
         }
         let tools = Value::Array(vec![object([("toolSpec", Value::Object(spec))])]);
-        object([("toolConfig", object([("tools", tools), ("toolChoice", json!({"tool": {"name": TOOL}}))]))])
+        let choice = if offered { json!({"auto": {}}) } else { json!({"tool": {"name": TOOL}}) };
+        object([("toolConfig", object([("tools", tools), ("toolChoice", choice)]))])
     } else {
         let mut tool = Map::new();
         tool.insert("name".to_owned(), json!(TOOL));
@@ -376,7 +419,7 @@ fn forced_tool(em: &mut Fragment, profile: &Profile, input_schema: Value, descri
         }
         object([
             ("tools", Value::Array(vec![Value::Object(tool)])),
-            ("tool_choice", json!({"type": "tool", "name": TOOL})),
+            ("tool_choice", if offered { json!({"type": "auto"}) } else { json!({"type": "tool", "name": TOOL}) }),
         ])
     };
     em.tool = Some(TOOL.to_owned());
@@ -389,10 +432,22 @@ fn forced_tool(em: &mut Fragment, profile: &Profile, input_schema: Value, descri
             "a non-strict tool input is guidance, not a grammar: Claude may return any object, so the answer is validated locally",
         ));
     }
-    em.notes.push(Note::new(
-        "",
-        "tool_choice",
-        Action::Info,
-        "forced tool use cannot be combined with extended thinking (the API rejects it)",
-    ));
+    if offered {
+        // The model may answer in text instead of calling the tool: nothing
+        // native holds for the answer (`decode` reads the input or the text).
+        em.enforcement = Enforcement::Prompt;
+        em.notes.push(Note::new(
+            "",
+            "tool_choice",
+            Action::Degraded,
+            "extended thinking cannot be combined with forced tool use, so the tool is offered (`auto`), not forced: the model may answer in text instead, so ask for the tool call in the prompt; decode reads the tool's input or the text (an `output-format` mechanism keeps native enforcement with thinking, on models that support it)",
+        ));
+    } else {
+        em.notes.push(Note::new(
+            "",
+            "tool_choice",
+            Action::Info,
+            "forced tool use cannot be combined with extended thinking (the API rejects it)",
+        ));
+    }
 }

@@ -79,7 +79,7 @@ pub fn acceptance(em: &Emission) -> Result<(), String> {
             Ok(())
         }
         Envelope::Anthropic => anthropic(em, body),
-        Envelope::Converse => converse(body),
+        Envelope::Converse => converse(em, body),
     }
 }
 
@@ -137,13 +137,22 @@ fn anthropic(em: &Emission, body: &serde_json::Map<String, Value>) -> Result<(),
     if ["anyOf", "oneOf", "allOf"].iter().any(|k| input.contains_key(*k)) {
         return Err("input_schema does not support oneOf, allOf, or anyOf at the top level".into());
     }
-    if body["tool_choice"] != json!({"type": "tool", "name": name}) {
-        return Err("tool_choice must force the one tool".into());
-    }
+    tool_choice(em, &body["tool_choice"], &json!({"type": "tool", "name": name}), &json!({"type": "auto"}))?;
     if tool.get("strict") == Some(&json!(true)) {
         return claude_strict_schema(&tool["input_schema"]);
     }
     Ok(())
+}
+
+/// The one tool is forced, except beside extended thinking, which the API
+/// refuses with a forced tool ("Thinking may not be enabled when tool_choice
+/// forces tool use"): then it is offered.
+fn tool_choice(em: &Emission, choice: &Value, forced: &Value, offered: &Value) -> Result<(), String> {
+    match (em.claude_thinking, choice == forced, choice == offered) {
+        (false, true, _) | (true, _, true) => Ok(()),
+        (true, true, _) => Err("thinking may not be enabled when tool_choice forces tool use".into()),
+        _ => Err(format!("tool choice {choice} neither forces the one tool nor offers it beside thinking")),
+    }
 }
 
 fn claude_output_format(f: &Value) -> Result<(), String> {
@@ -153,7 +162,7 @@ fn claude_output_format(f: &Value) -> Result<(), String> {
     claude_strict_schema(&f["schema"])
 }
 
-fn converse(body: &serde_json::Map<String, Value>) -> Result<(), String> {
+fn converse(em: &Emission, body: &serde_json::Map<String, Value>) -> Result<(), String> {
     if let Some(oc) = body.get("outputConfig") {
         let tf = &oc["textFormat"];
         if tf["type"] != "json_schema" {
@@ -175,9 +184,7 @@ fn converse(body: &serde_json::Map<String, Value>) -> Result<(), String> {
     if !name_ok(name, 64) {
         return Err("toolSpec.name outside [a-zA-Z0-9_-]{1,64}".into());
     }
-    if tc["toolChoice"] != json!({"tool": {"name": name}}) {
-        return Err("toolChoice must force the one tool".into());
-    }
+    tool_choice(em, &tc["toolChoice"], &json!({"tool": {"name": name}}), &json!({"auto": {}}))?;
     let input = &spec["inputSchema"]["json"];
     if input["type"] != "object" {
         return Err("inputSchema.json root must be type object".into());

@@ -35,6 +35,7 @@ pub(crate) fn targets() -> Vec<(String, Options)> {
         "claude-output-format-reshape".to_owned(),
         Options::new(Provider::Claude).with_claude_mechanism(ClaudeMechanism::OutputFormat).with_reshape(true),
     ));
+    out.push(("claude-thinking".to_owned(), Options::new(Provider::Claude).with_claude_thinking(true)));
     out
 }
 

@@ -14,6 +14,7 @@ mod notes;
 mod props;
 mod strategies;
 mod stream;
+mod thinking;
 mod transcripts;
 mod typed;
 
@@ -105,11 +106,14 @@ pub(crate) fn instances(fixture: &Path) -> Vec<Value> {
 }
 
 /// The emission a response or transcript fixture names: its `schema`, under
-/// `provider` with its `mode` (default `schema`), `reshape` and Claude's
-/// `mechanism`.
+/// `provider` with its `mode` (default `schema`), `reshape`, Claude's
+/// `mechanism` and `thinking`.
 pub(crate) fn fixture_emission(spec: &Value, provider: Provider) -> Emission {
     let mode: crate::Mode = spec.get("mode").and_then(Value::as_str).unwrap_or("schema").parse().expect("mode");
-    let mut opts = Options::new(provider).with_mode(mode).with_reshape(spec["reshape"] == true);
+    let mut opts = Options::new(provider)
+        .with_mode(mode)
+        .with_reshape(spec["reshape"] == true)
+        .with_claude_thinking(spec["thinking"] == true);
     if let Some(m) = spec.get("mechanism").and_then(Value::as_str) {
         opts = opts.with_claude_mechanism(m.parse().expect("mechanism"));
     }
