@@ -230,14 +230,13 @@ fn limits(p: &Profile) -> String {
 fn options(p: &Profile) -> String {
     let mut out = vec!["`--no-closed-world`"];
     match p.dialect {
-        Dialect::Gemini => out.push("`--gemini-dialect`"),
+        Dialect::Gemini => out.extend(["`--gemini-dialect`", "`--reshape`"]),
         Dialect::Claude => {
             out.push("`--claude-mechanism`");
             if p.envelope == Envelope::Anthropic {
-                out.extend(["`--claude-json-tool`", "`--claude-thinking`", "`--reshape`"]);
-            } else {
-                out.push("`--claude-thinking`");
+                out.push("`--claude-json-tool`");
             }
+            out.extend(["`--claude-thinking`", "`--reshape`"]);
         }
         Dialect::OpenAiStrict if p.strict.is_some() => out.push("`--reshape`"),
         _ => {}
