@@ -156,12 +156,21 @@ fn close_declared(v: &Value) -> Value {
 }
 
 /// llama.cpp's reading of a schema: objects without `additionalProperties` are
-/// closed, and `{}` is any object.
+/// closed, `{}` is any object, and `prefixItems` without `items` is a tuple
+/// of exactly its elements (the converter writes them in sequence, none
+/// optional, and reads no count bound beside them).
 fn llama_cpp(v: &Value) -> Value {
     walk(v, &|m: &mut Map<String, Value>| {
         let keywords = m.keys().filter(|k| !matches!(k.as_str(), "title" | "description")).count();
         if keywords == 0 {
             m.insert("type".to_owned(), json!("object"));
+        }
+        if !m.contains_key("items")
+            && let Some(n) = m.get("prefixItems").and_then(Value::as_array).map(Vec::len)
+        {
+            m.insert("items".to_owned(), Value::Bool(false));
+            m.insert("minItems".to_owned(), json!(n));
+            m.remove("maxItems");
         }
         let is_object = m.contains_key("properties")
             || m.get("type")

@@ -35,12 +35,18 @@ impl<'d> Lowerer<'_, 'd> {
             return None;
         }
         let Value::Object(map) = own[0].0 else { return None };
-        let plain = map.keys().all(|k| plain_key(k));
-        let r = map.get("$ref").and_then(Value::as_str)?;
-        if !plain {
-            return None;
-        }
+        let (r, aside) = held_ref(map)?;
         let (target, ptr) = crate::closure::resolve(self.doc, r)?;
+        // A title or description beside the reference, or a wrapper around it,
+        // is kept by inlining the target; only where inlining would cut a
+        // recursion is the bare reference sent instead (a dialect that resolves
+        // references refuses keywords beside them).
+        if aside {
+            if !self.recurs(target, &ptr, at) {
+                return None;
+            }
+            self.note(at, "$ref", Action::Rewritten, RECURSION_KEPT);
+        }
         if let Some((_, name, _)) = self.defs.iter().find(|(p, _, _)| *p == ptr) {
             return Some(Ok(reference(name)));
         }
@@ -77,7 +83,7 @@ impl<'d> Lowerer<'_, 'd> {
             || pi.len() != 1
             || pi[0].1 != at
             || !f.only_unions()
-            || !branches.iter().any(|b| is_plain_ref(b.0))
+            || !branches.iter().any(|b| holds_ref(b.0))
         {
             return None;
         }
@@ -144,10 +150,44 @@ fn reach(doc: &crate::analysis::Doc<'_>, target: &Value, ptr: &str) -> Vec<Strin
     roots
 }
 
-/// A schema that is a `$ref` and nothing else but annotations.
-fn is_plain_ref(v: &Value) -> bool {
-    let Value::Object(map) = v else { return false };
-    map.contains_key("$ref") && map.keys().all(|k| plain_key(k))
+/// Why a described or wrapped reference is sent bare.
+const RECURSION_KEPT: &str = "sent as a bare reference to keep the recursion: the title or description \
+    beside it, or the one-part `allOf` around it, is set aside (annotations only)";
+
+/// A schema that holds one reference: a `$ref` beside annotations only, or a
+/// one-part `allOf` around such a schema (beside annotations only), as
+/// generators write a reference with a description beside it for drafts that
+/// ignore `$ref`'s siblings. The reference, and whether a title, description
+/// or wrapper would be set aside by sending it bare.
+fn held_ref(map: &Map<String, Value>) -> Option<(&str, bool)> {
+    let mut map = map;
+    let mut aside = false;
+    loop {
+        for k in map.keys() {
+            match k.as_str() {
+                "title" | "description" => aside = true,
+                "allOf" => {}
+                k if plain_key(k) => {}
+                _ => return None,
+            }
+        }
+        match (map.get("$ref"), map.get("allOf")) {
+            (Some(r), None) => return r.as_str().map(|r| (r, aside)),
+            (None, Some(Value::Array(parts))) => match parts.as_slice() {
+                [Value::Object(inner)] => {
+                    map = inner;
+                    aside = true;
+                }
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+}
+
+/// A schema that holds one reference, plain or not ([`held_ref`]).
+fn holds_ref(v: &Value) -> bool {
+    v.as_object().and_then(held_ref).is_some()
 }
 
 fn plain_key(k: &str) -> bool {

@@ -124,6 +124,48 @@ fn ok_recursion_through_a_union_of_references_is_kept() {
     assert_eq!(lowered.schema["properties"]["e"]["required"], json!(["k"]));
 }
 
+/// A reference with a title or description beside it, or wrapped in a
+/// one-part `allOf` (drafts before 2019-09 ignore `$ref`'s siblings, so
+/// generators wrap it), keeps a recursion as a plain reference does; where it
+/// does not recur it is inlined with its annotations.
+#[test]
+fn ok_recursion_through_a_described_or_wrapped_reference_is_kept() {
+    static REFS: Rules = Rules { refs: true, ..OPEN };
+    let settings =
+        Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: false, locate: false };
+    let holders = [
+        json!({"$ref": "#/$defs/N", "description": "the next one"}),
+        json!({"$ref": "#/$defs/N", "title": "Next"}),
+        json!({"allOf": [{"$ref": "#/$defs/N"}]}),
+        json!({"allOf": [{"$ref": "#/$defs/N"}], "description": "the next one"}),
+        json!({"allOf": [{"allOf": [{"$ref": "#/$defs/N", "description": "inner"}]}], "title": "Next"}),
+    ];
+    for holder in holders {
+        for place in
+            [json!({"anyOf": [holder.clone(), {"type": "null"}]}), json!({"type": "array", "items": holder.clone()})]
+        {
+            let s = json!({"$defs": {"N": {"type": "object", "properties": {"v": {"type": "integer"}, "next": place},
+                    "required": ["v", "next"]}},
+                "type": "object", "properties": {"head": {"$ref": "#/$defs/N", "description": "the first one"}},
+                "required": ["head"]});
+            let doc = Doc { root: &s };
+            let lowered = lower(&doc, &REFS, settings)
+                .map_err(|f| f.first().map(ToString::to_string).unwrap_or_default())
+                .expect("lowers");
+            assert!(lowered.exact, "{holder}: nothing is cut: {:?}", lowered.notes);
+            let out = lowered.schema.to_string();
+            assert!(out.contains(r##"{"$ref":"#/$defs/N"}"##), "{holder}: the recursion is a reference: {out}");
+            // Not recursive where it first stands: inlined, its description kept.
+            assert_eq!(lowered.schema["properties"]["head"]["description"], json!("the first one"), "{out}");
+        }
+    }
+    // A one-part `allOf` with an assertion beside it is not a plain holder: cut as before.
+    let s = json!({"type": "object", "properties": {"next": {"allOf": [{"$ref": "#"}], "minProperties": 1}}});
+    let doc = Doc { root: &s };
+    let lowered = lower(&doc, &REFS, settings).map_err(|f| f.first().map(ToString::to_string)).expect("lowers");
+    assert!(!lowered.exact, "the recursion is cut: {}", lowered.schema);
+}
+
 #[test]
 fn ok_literals_filtered_by_type() {
     let s = json!({"type": "string", "enum": ["a", 1, null]});
