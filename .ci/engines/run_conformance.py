@@ -268,8 +268,10 @@ def add_spellings(case):
     """Adds the spellings of each value that engines generate and the case writer does
     not: llama.cpp's required-properties-first key order, xgrammar's and llguidance's
     declared key order, enum/const literals as
-    written, integral numbers as `2` and as `2.0`. Objects are unordered and 2 == 2.0
-    in JSON Schema, so each spelling is the same value."""
+    written, integral numbers as `2` and as `2.0`, and DEL (U+007F) escaped as `\\u007f`,
+    which llama.cpp's and llguidance's string rules take only escaped (JSON allows it
+    raw; it can occur only inside strings). Objects are unordered and 2 == 2.0 in JSON
+    Schema, so each spelling is the same value."""
     texts, groups = case["texts"], case["groups"]
     index = {t: i for i, t in enumerate(texts)}
     literals = _literals(case["native"])
@@ -280,7 +282,8 @@ def add_spellings(case):
             spellings.append(respell(value, literals))
         spellings += [_numbers_as(value, True), _numbers_as(value, False)]
         for sp in spellings:
-            for t in (json.dumps(sp, ensure_ascii=False, separators=(",", ":")), _spaced(sp)):
+            compact, spaced = json.dumps(sp, ensure_ascii=False, separators=(",", ":")), _spaced(sp)
+            for t in (compact, spaced, compact.replace("\x7f", "\\u007f")):
                 if t not in index:
                     index[t] = len(texts)
                     texts.append(t)
