@@ -274,3 +274,27 @@ fn openapi(v: &Value) -> Value {
     let node = Value::Object(out);
     if m.get("nullable") == Some(&json!(true)) { json!({"anyOf": [node, {"type": "null"}]}) } else { node }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Provider;
+    use serde_json::json;
+
+    /// llama.cpp's converter writes a `prefixItems` without `items` as exactly
+    /// its elements: the model of what it generates must say so, or an exact
+    /// tuple reads as widened and a shorter one sent in its place as sound.
+    #[test]
+    fn llama_cpp_reads_prefix_items_alone_as_exactly_its_elements() {
+        let schema = json!({"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}],
+            "items": false, "minItems": 2});
+        for p in [Provider::LlamaCpp, Provider::Ollama] {
+            let em = crate::emit(&schema, p).expect("compiles");
+            let native = em.native_schema().expect("a native schema");
+            let v = jsonschema::validator_for(&native).expect("builds");
+            assert!(v.is_valid(&json!([1, "a"])), "{p}: {native}");
+            for x in [json!([]), json!([1]), json!([1, "a", 2])] {
+                assert!(!v.is_valid(&x), "{p}: {x} cannot be generated: {native}");
+            }
+        }
+    }
+}
