@@ -159,11 +159,16 @@ fn ok_recursion_through_a_described_or_wrapped_reference_is_kept() {
             assert_eq!(lowered.schema["properties"]["head"]["description"], json!("the first one"), "{out}");
         }
     }
-    // A one-part `allOf` with an assertion beside it is not a plain holder: cut as before.
-    let s = json!({"type": "object", "properties": {"next": {"allOf": [{"$ref": "#"}], "minProperties": 1}}});
+    // A one-part `allOf` with an assertion beside it (one the rules keep, so
+    // nothing else widens) is not a holder: inlined, and cut where it recurs.
+    let s = json!({"type": "object", "properties": {"next": {"allOf": [{"$ref": "#"}], "required": ["next"]}}});
     let doc = Doc { root: &s };
     let lowered = lower(&doc, &REFS, settings).map_err(|f| f.first().map(ToString::to_string)).expect("lowers");
-    assert!(!lowered.exact, "the recursion is cut: {}", lowered.schema);
+    let out = lowered.schema.to_string();
+    assert!(!out.contains("$ref"), "inlined, not referenced: {out}");
+    assert_eq!(lowered.schema["properties"]["next"]["required"], json!(["next"]), "{out}");
+    assert!(lowered.notes.iter().any(|n| n.reason.contains("where it recurs")), "cut: {:?}", lowered.notes);
+    assert!(!lowered.exact, "{out}");
 }
 
 #[test]
