@@ -274,6 +274,14 @@ fn meta_validate(schema: &Value, draft: Draft, at: &str) -> Result<(), Error> {
                 draft.name()
             ));
         }
+        // The tuple form of drafts 4 to 2019-09 (TypeBox, typescript-json-schema
+        // and zod-to-json-schema write it, TypeBox with no `$schema`) read as 2020-12.
+        let array_items = p.pointer.ends_with("/items") && schema.pointer(&p.pointer).is_some_and(Value::is_array);
+        if array_items && draft == Draft::Draft202012 {
+            p.message.push_str(
+                " (an array of schemas under `items` is the tuple form of drafts 4 to 2019-09, which 2020-12 spells `prefixItems`; the schema is read as draft 2020-12: give it `\"$schema\": \"http://json-schema.org/draft-07/schema#\"`, or pass `--draft 7`, `Options::with_default_draft(Draft::Draft7)`)",
+            );
+        }
         p.pointer = format!("{at}{}", p.pointer);
     }
     if problems.is_empty() { Ok(()) } else { Err(Error::many(ErrorKind::InvalidSchema, problems)) }

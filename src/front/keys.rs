@@ -18,6 +18,15 @@
 //! document that uses `unevaluatedProperties` anywhere (which keys count as
 //! evaluated would change).
 
+//!
+//! A pattern every name matches (Effect's `patternProperties: {"": V}`, a
+//! hand-written `".*"`) holds for every key, so when it is the object's only
+//! pattern and no property is declared, `patternProperties: {p: V}` means
+//! `additionalProperties: V` (a key matching a pattern is never "additional":
+//! an `additionalProperties` beside it never applied and goes). The working form
+//! says it that way, so a map keyed by a universal pattern is read as any other
+//! map (and, with listed keys, as a closed object, below).
+
 use super::{Origin, Work};
 use crate::note::{Action, Note};
 use crate::pointer;
@@ -71,6 +80,73 @@ pub(super) fn close_enum_keyed_maps(work: &mut Work<'_>) {
             ),
         ));
     }
+}
+
+/// Rewrites every map keyed by a universal pattern as `additionalProperties`,
+/// noting each.
+pub(super) fn read_universal_patterns(work: &mut Work<'_>) {
+    let mut found = Vec::new();
+    if !mentions_unevaluated_properties(&work.root) {
+        universal_nodes(&work.root, "", 0, &mut found);
+    }
+    // Innermost first, so that every pointer still names its node.
+    found.sort_by_key(|(at, _)| std::cmp::Reverse(at.matches('/').count()));
+    for (at, pattern) in found {
+        let from = pointer::push(&pointer::push(&at, "patternProperties"), &pattern);
+        let to = pointer::push(&at, "additionalProperties");
+        let root = work.root.to_mut();
+        let Some(Value::Object(node)) = root.pointer_mut(&at) else { continue };
+        let Some(Value::Object(mut patterns)) = node.remove("patternProperties") else { continue };
+        let Some(value) = patterns.remove(&pattern) else { continue };
+        let had_additional = node.insert("additionalProperties".to_owned(), value).is_some();
+        work.origins.retain(|p, _| pointer::below(p, &to).is_none());
+        work.copy_origins(&from, &to);
+        let beside = if had_additional { "; the `additionalProperties` beside it never applied" } else { "" };
+        work.notes.push(Note::new(
+            work.source_pointer(&pointer::push(&at, "patternProperties")),
+            "patternProperties",
+            Action::Rewritten,
+            format!(
+                "every name matches {pattern:?}: read as the schema of every key (`additionalProperties`), same meaning{beside}"
+            ),
+        ));
+    }
+}
+
+/// Whether `pattern` (ECMA 262, searched anywhere in the name) matches every
+/// string, by its spelling: an optional `^`, then something that matches the
+/// empty string with no `$` after it (`""`, `.*`, `(.*)`), or `[\s\S]*`
+/// (which also crosses line breaks, unlike `.`) before an optional `$`.
+fn is_universal(pattern: &str) -> bool {
+    let body = pattern.strip_prefix('^').unwrap_or(pattern);
+    let (body, anchored) = match body.strip_suffix('$') {
+        Some(b) if !b.ends_with('\\') => (b, true),
+        _ => (body, false),
+    };
+    let body =
+        body.strip_prefix("(?:").or_else(|| body.strip_prefix('(')).and_then(|b| b.strip_suffix(')')).unwrap_or(body);
+    let any = matches!(body, "[\\s\\S]*" | "[\\S\\s]*" | "[\\s\\S]*?" | "[\\S\\s]*?");
+    any || (!anchored && matches!(body, "" | ".*" | ".*?"))
+}
+
+/// Every object node whose one pattern is universal and that declares no
+/// property, with its pointer and the pattern.
+fn universal_nodes(v: &Value, at: &str, depth: usize, out: &mut Vec<(String, String)>) {
+    let Value::Object(node) = v else { return };
+    if depth > vocab::MAX_DEPTH_CEILING {
+        return;
+    }
+    let declares = node.get("properties").is_some_and(|p| p.as_object().is_none_or(|m| !m.is_empty()));
+    if let Some(Value::Object(patterns)) = node.get("patternProperties")
+        && patterns.len() == 1
+        && !declares
+        && let Some(p) = patterns.keys().next().filter(|p| is_universal(p))
+    {
+        out.push((at.to_owned(), p.clone()));
+    }
+    vocab::for_each_child_in(Draft::Draft202012, node, |c| {
+        universal_nodes(c.schema, &c.pointer(at), depth + 1, out);
+    });
 }
 
 /// The listed keys of a map at this node, when the rewrite keeps its meaning.

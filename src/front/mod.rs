@@ -133,6 +133,7 @@ pub(crate) fn normalize<'a>(source: &'a Value, draft: Draft, docs: Documents<'_>
     } else {
         walk::normalize(source, draft, docs)?
     };
+    keys::read_universal_patterns(&mut work);
     keys::close_enum_keyed_maps(&mut work);
     Ok(work)
 }

@@ -233,3 +233,52 @@ fn ok_enum_keyed_map_notes_point_into_the_source() {
     assert!(w.root.pointer(&copy).is_some(), "{}", w.root);
     assert_eq!(w.source_pointer(&copy), "/definitions/M/additionalProperties/items/0");
 }
+
+#[test]
+fn ok_a_universal_pattern_reads_as_every_key() {
+    let value = json!({"type": "string", "maxLength": 3});
+    let cases = [
+        // Effect's pattern-keyed `Record`: `""` matches every name.
+        json!({"type": "object", "required": [], "properties": {}, "patternProperties": {"": value},
+               "propertyNames": {"pattern": "^x-"}}),
+        json!({"patternProperties": {"^.*": value}, "additionalProperties": false}),
+        json!({"patternProperties": {"(?:.*)": value}, "additionalProperties": {"type": "integer"}}),
+        json!({"patternProperties": {"^[\\s\\S]*$": value}}),
+        // Then listed keys close it, as for any map.
+        json!({"patternProperties": {".*": value}, "propertyNames": {"enum": ["a", "b"]}}),
+    ];
+    let instances = [
+        json!({}),
+        json!({"x-a": "abc"}),
+        json!({"x-a": "abcd"}),
+        json!({"a": "ab", "b": 1}),
+        json!({"a\nb": "ab"}),
+        json!({"a\nb": 7}),
+        json!({"y": "ab"}),
+        json!([1]),
+    ];
+    for s in &cases {
+        let w = work(s, Draft::Draft202012).expect("normalizes");
+        assert!(!w.to_string().contains("patternProperties"), "rewritten: {w}");
+        same_meaning(s, Draft::Draft202012, &instances);
+    }
+    assert_eq!(work(&cases[1], Draft::Draft202012).expect("normalizes")["additionalProperties"], value);
+    let w = normalize(&cases[0], Draft::Draft202012, docs(Draft::Draft202012)).expect("normalizes");
+    assert!(w.notes.iter().any(|n| n.pointer == "/patternProperties" && n.keyword == "patternProperties"));
+
+    // Left alone: a pattern `.` cannot cross a line break in (TypeBox's
+    // `^(.*)$`), an anchored or a real pattern, two patterns, a declared
+    // property (it must match both), `unevaluatedProperties` in the document.
+    for s in [
+        json!({"patternProperties": {"^(.*)$": value}}),
+        json!({"patternProperties": {"^$": value}}),
+        json!({"patternProperties": {"^x-": value}}),
+        json!({"patternProperties": {"": value, "^x-": {"minLength": 2}}}),
+        json!({"properties": {"a": {}}, "patternProperties": {"": value}}),
+        json!({"allOf": [{"patternProperties": {"": value}}], "unevaluatedProperties": false}),
+    ] {
+        let w = work(&s, Draft::Draft202012).expect("normalizes");
+        assert!(w.to_string().contains("patternProperties"), "kept: {w}");
+        same_meaning(&s, Draft::Draft202012, &instances);
+    }
+}

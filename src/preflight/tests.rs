@@ -134,3 +134,21 @@ fn err_reserved_marker_prefix() {
     // A marker-like text inside a string is fine.
     assert!(run(json!({"description": "see $schemacast:json", "type": "string"})).is_ok());
 }
+
+#[test]
+fn err_array_items_says_how_to_read_it_as_draft_7() {
+    // TypeBox's `Type.Tuple`: draft-07's tuple form, and no `$schema`.
+    let tuple = json!({"type": "object", "properties": {"at": {"type": "array", "items": [{"type": "number"},
+        {"type": "number"}], "additionalItems": false, "minItems": 2, "maxItems": 2}, "n": {"maxItems": -1}}});
+    let e = run(tuple.clone()).unwrap_err();
+    let hint = |p: &Problem| p.message.contains("--draft 7");
+    let at: Vec<(&str, bool)> = e.problems().iter().map(|p| (p.pointer.as_str(), hint(p))).collect();
+    assert!(at.contains(&("/properties/at/items", true)), "{at:?}");
+    assert!(at.iter().all(|(p, h)| *h == p.ends_with("/items")), "only the array `items` gets the hint: {at:?}");
+    for draft in [Draft::Draft7, Draft::Draft201909] {
+        let opts = Options::new(crate::Provider::OpenAi).with_default_draft(draft);
+        let e = check(&tuple, &opts).map(|_| ()).unwrap_err();
+        let at: Vec<&str> = e.problems().iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(at, ["/properties/n/maxItems"], "the tuple is valid in {draft:?}");
+    }
+}
