@@ -129,7 +129,9 @@ fn lowering_rules(rules: &StrictRules) -> Rules {
         keywords: rules.keywords,
         annotations: rules.annotations,
         formats: rules.formats,
-        pattern: PatternRule::AnchoredOnly,
+        // A subset without `pattern` (Azure's) gets patterns dropped (widening),
+        // not kept for the subset check to refuse the whole schema.
+        pattern: if rules.keywords.contains(&"pattern") { PatternRule::AnchoredOnly } else { PatternRule::Drop },
         literals: Literals::Scalars,
         any_value: false,
         open_objects: false,

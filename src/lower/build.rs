@@ -21,16 +21,27 @@ impl<'d> Lowerer<'_, 'd> {
         if !f.unions.is_empty() {
             return self.distribute(f, pi, at);
         }
+        // A map sent as pairs states its `propertyNames` on the pairs' `key`:
+        // reported dropped only if it does not become pairs after all.
+        let mut names_dropped = Vec::new();
+        if self.encodings && !self.rules.maps && is_pure_map(&f) && !f.property_names.is_empty() {
+            let (names, rest) = std::mem::take(&mut f.dropped).into_iter().partition(|d| d.0 == "propertyNames");
+            (names_dropped, f.dropped) = (names, rest);
+        }
         let (mut out, types, null_branch) = self.head(&mut f, at)?;
         // An untyped node only gets the keywords its facts call for.
         let untyped = types == TypeSet::ALL;
         if types.array && !(untyped && f.array_nodes.is_empty() && f.min_items.is_none() && f.max_items.is_none()) {
             self.arrays(&f, pi, at, &mut out)?;
         }
-        if types.object && (!untyped || has_object_facts(&f)) {
-            if types == TypeSet::object_only() && self.encodings && !self.rules.maps && is_pure_map(&f) {
-                return self.pairs(&f, pi, at, out);
-            }
+        let object = types.object && (!untyped || has_object_facts(&f));
+        if object && types == TypeSet::object_only() && self.encodings && !self.rules.maps && is_pure_map(&f) {
+            return self.pairs(&f, pi, at, out);
+        }
+        for (kw, p) in names_dropped {
+            self.widen(&p, &kw, Action::Dropped, "cannot be expressed; dropped (widening)");
+        }
+        if object {
             self.objects(&f, pi, at, &mut out)?;
         }
         Ok(self.tail(out, null_branch, at))

@@ -50,6 +50,9 @@ pub(crate) struct Facts<'a> {
     /// schema applies to every other key, declared elsewhere or not.
     pub(crate) additional_declared: Vec<Vec<String>>,
     pub(crate) pattern_properties: Option<String>,
+    /// `propertyNames` schemas (also in `dropped`: a map sent as pairs states
+    /// them on its `key` instead).
+    pub(crate) property_names: Vec<Src<'a>>,
     pub(crate) min_properties: Option<(u64, String)>,
     pub(crate) max_properties: Option<(u64, String)>,
     /// Unions still to distribute: (keyword, pointer, branches).
@@ -94,6 +97,7 @@ impl Facts<'_> {
             additional,
             additional_declared: _,
             pattern_properties,
+            property_names: _,
             min_properties,
             max_properties,
             unions: _,
@@ -149,6 +153,7 @@ impl Facts<'_> {
             additional: Vec::new(),
             additional_declared: Vec::new(),
             pattern_properties: None,
+            property_names: Vec::new(),
             min_properties: None,
             max_properties: None,
             unions: Vec::new(),
@@ -413,6 +418,9 @@ impl<'d> Lowerer<'_, 'd> {
                     }
                     if kw == "then" || kw == "else" {
                         continue; // reported with `if`
+                    }
+                    if kw == "propertyNames" {
+                        f.property_names.push((value, here(kw)));
                     }
                     f.dropped.push((kw.to_owned(), at.to_owned()));
                 }

@@ -317,6 +317,7 @@ pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, settings: Settings) -> Result<
         nesting: 0,
         defs: Vec::new(),
         blockers: Vec::new(),
+        key_location: false,
     };
     let root: Src<'_> = (doc.root, String::new());
     let lowered = l.location(std::slice::from_ref(&root), std::slice::from_ref(&root), "");
@@ -373,6 +374,9 @@ pub(crate) struct Lowerer<'a, 'd> {
     /// Inexpressible locations met so far (without encodings): the lowering
     /// goes on past them to list them all.
     pub(crate) blockers: Vec<Note>,
+    /// The next location read is a map's key (`propertyNames` sent on pairs):
+    /// only strings are in question there.
+    pub(crate) key_location: bool,
 }
 
 impl<'d> Lowerer<'_, 'd> {
@@ -430,7 +434,11 @@ impl<'d> Lowerer<'_, 'd> {
 
     #[inline(never)]
     fn boxed_facts(&mut self, own: &[Src<'d>], at: &str) -> Result<Box<facts::Facts<'d>>, Fail> {
-        self.facts(own, at).map(Box::new)
+        let mut f = self.facts(own, at)?;
+        if std::mem::take(&mut self.key_location) {
+            f.types = f.types.intersect(crate::types::TypeSet { string: true, ..crate::types::TypeSet::NONE });
+        }
+        Ok(Box::new(f))
     }
 }
 

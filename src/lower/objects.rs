@@ -290,7 +290,45 @@ impl<'d> Lowerer<'_, 'd> {
     }
 }
 
+/// What a pairs' `key` may say beside `type: "string"`: a string's own
+/// keywords (no reference, no union, which strict subsets refuse beside `type`).
+const KEY_WORDS: [&str; 9] =
+    ["type", "pattern", "minLength", "maxLength", "format", "enum", "const", "title", "description"];
+
 impl<'d> Lowerer<'_, 'd> {
+    /// The pairs' `key`: a string, and what the map's `propertyNames` says of
+    /// it where the dialect can state that (a key is a string: its other
+    /// types never apply); else a plain string, `propertyNames` dropped.
+    fn pair_key(&mut self, f: &Facts<'d>) -> Map<String, Value> {
+        let string = |mut m: Map<String, Value>| {
+            m.insert("type".to_owned(), Value::String("string".to_owned()));
+            m
+        };
+        let Some((_, at)) = f.property_names.first() else { return string(Map::new()) };
+        let mark = self.mark();
+        // Read as a string (a `propertyNames` without `type` says nothing of
+        // other values, and a key is never one), without the encodings.
+        let encodings = std::mem::replace(&mut self.encodings, false);
+        self.key_location = true;
+        let key = self.location(&f.property_names, &[], at);
+        (self.encodings, self.key_location) = (encodings, false);
+        match key {
+            Ok(Value::Object(m))
+                if m.get("type").is_none_or(|t| t == "string") && m.keys().all(|k| KEY_WORDS.contains(&k.as_str())) =>
+            {
+                string(m)
+            }
+            _ => {
+                self.rollback(mark);
+                for (_, p) in &f.property_names {
+                    let node = p.strip_suffix("/propertyNames").unwrap_or(p);
+                    self.widen(node, "propertyNames", Action::Dropped, "cannot be expressed; dropped (widening)");
+                }
+                string(Map::new())
+            }
+        }
+    }
+
     /// A map sent as an array of `{"key", "value"}` pairs (reshape): `decode`
     /// rebuilds the object, and a repeated key is a decode error.
     pub(super) fn pairs(
@@ -310,9 +348,7 @@ impl<'d> Lowerer<'_, 'd> {
             "reshape: a map, sent as an array of {\"key\", \"value\"} pairs; decode rebuilds the object and reports a repeated key (widening: the array may repeat a key)",
         );
         let mut props = Map::new();
-        let mut key = Map::new();
-        key.insert("type".to_owned(), Value::String("string".to_owned()));
-        props.insert("key".to_owned(), Value::Object(key));
+        props.insert("key".to_owned(), Value::Object(self.pair_key(f)));
         props.insert("value".to_owned(), value);
         let mut item = Map::new();
         item.insert("type".to_owned(), Value::String("object".to_owned()));

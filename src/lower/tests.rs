@@ -341,3 +341,24 @@ fn ok_count_bounds_above_the_limit_are_dropped() {
     assert_eq!(out, json!({"type": "array", "items": {"type": "integer"}, "maxItems": 1000}));
     assert!(!exact);
 }
+
+#[test]
+fn ok_a_map_sent_as_pairs_states_its_key_names_on_the_key() {
+    static NO_MAPS: Rules = Rules { maps: false, keywords: &["minLength", "pattern"], ..OPEN };
+    let settings =
+        Settings { readings: crate::closure::Readings::ALL, assert_formats: true, encodings: true, locate: false };
+    let key = |names: Value| {
+        let s = json!({"$defs": {"K": {"type": "string", "minLength": 2}, "U": {"anyOf": [{"pattern": "^a"},
+            {"pattern": "^b"}]}}, "type": "object", "additionalProperties": {"type": "integer"},
+            "propertyNames": names});
+        let l = lower(&Doc { root: &s }, &NO_MAPS, settings).expect("lowers as pairs");
+        let dropped = l.notes.iter().any(|n| n.keyword == "propertyNames" && n.action == crate::note::Action::Dropped);
+        (l.schema["items"]["properties"]["key"].clone(), dropped)
+    };
+    // Zod's `z.record(z.string().regex(…), V)`, Pydantic's `dict[constr(…), V]`: the
+    // pattern travels (untyped, it says nothing of other values: a key is a string).
+    assert_eq!(key(json!({"pattern": "^[a-z]+$"})), (json!({"type": "string", "pattern": "^[a-z]+$"}), false));
+    assert_eq!(key(json!({"$ref": "#/$defs/K"})), (json!({"type": "string", "minLength": 2}), false));
+    // What the key cannot say here (a union) is dropped, as before, and noted.
+    assert_eq!(key(json!({"$ref": "#/$defs/U"})), (json!({"type": "string"}), true));
+}
