@@ -17,7 +17,6 @@
 //! outside `K`, any other keyword inside `propertyNames`, and every schema of a
 //! document that uses `unevaluatedProperties` anywhere (which keys count as
 //! evaluated would change).
-
 //!
 //! A pattern every name matches (Effect's `patternProperties: {"": V}`, a
 //! hand-written `".*"`) holds for every key, so when it is the object's only
@@ -26,6 +25,10 @@
 //! an `additionalProperties` beside it never applied and goes). The working form
 //! says it that way, so a map keyed by a universal pattern is read as any other
 //! map (and, with listed keys, as a closed object, below).
+//!
+//! Neither rewrite touches a node a reference lands inside of (at or below its
+//! `propertyNames`, `additionalProperties` or `patternProperties`): the keyword
+//! it names would be gone or replaced under it.
 
 use super::{Origin, Work};
 use crate::note::{Action, Note};
@@ -39,6 +42,8 @@ pub(super) fn close_enum_keyed_maps(work: &mut Work<'_>) {
     if !mentions_unevaluated_properties(&work.root) {
         candidates(&work.root, &work.root, "", 0, &mut found);
     }
+    let targets = reference_targets(&work.root);
+    found.retain(|(at, _)| !rewritten_under_a_reference(&targets, at));
     if found.is_empty() {
         return;
     }
@@ -88,6 +93,10 @@ pub(super) fn read_universal_patterns(work: &mut Work<'_>) {
     let mut found = Vec::new();
     if !mentions_unevaluated_properties(&work.root) {
         universal_nodes(&work.root, "", 0, &mut found);
+    }
+    if !found.is_empty() {
+        let targets = reference_targets(&work.root);
+        found.retain(|(at, _)| !rewritten_under_a_reference(&targets, at));
     }
     // Innermost first, so that every pointer still names its node.
     found.sort_by_key(|(at, _)| std::cmp::Reverse(at.matches('/').count()));
@@ -210,6 +219,36 @@ fn candidates(root: &Value, v: &Value, at: &str, depth: usize, out: &mut Vec<(St
     vocab::for_each_child_in(Draft::Draft202012, node, |c| {
         candidates(root, c.schema, &c.pointer(at), depth + 1, out);
     });
+}
+
+/// The pointer every `$ref` of the working form lands on.
+fn reference_targets(root: &Value) -> Vec<String> {
+    fn walk(root: &Value, v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref")
+                    && let Some((_, at)) = pointer::resolve_fragment(root, r)
+                {
+                    out.push(at);
+                }
+                m.values().for_each(|c| walk(root, c, out));
+            }
+            Value::Array(a) => a.iter().for_each(|c| walk(root, c, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out
+}
+
+/// Whether a reference lands inside what a rewrite of the map at `at` removes
+/// or replaces.
+fn rewritten_under_a_reference(targets: &[String], at: &str) -> bool {
+    ["propertyNames", "additionalProperties", "patternProperties"].iter().any(|kw| {
+        let changed = pointer::push(at, kw);
+        targets.iter().any(|t| pointer::below(t, &changed).is_some())
+    })
 }
 
 /// `true` when the key `unevaluatedProperties` appears anywhere in the document.

@@ -282,3 +282,26 @@ fn ok_a_universal_pattern_reads_as_every_key() {
         same_meaning(&s, Draft::Draft202012, &instances);
     }
 }
+
+#[test]
+fn ok_a_map_a_reference_lands_inside_is_left_alone() {
+    // A reference to the map's value schema (or its key schema) would land on
+    // `false`, or on nothing, once the map is read as a closed object or its
+    // pattern as `additionalProperties`.
+    let listed = json!({"properties": {"m": {"propertyNames": {"enum": ["a"]},
+        "additionalProperties": {"type": "integer"}}, "n": {"$ref": "#/properties/m/additionalProperties"}}});
+    let universal = json!({"properties": {"m": {"patternProperties": {"": {"type": "integer"}}},
+        "n": {"$ref": "#/properties/m/patternProperties/"}}});
+    let instances = [json!({"n": 5}), json!({"n": "x"}), json!({"m": {"a": 1}, "n": 2}), json!({"m": {"b": 1}})];
+    for (s, kept) in [(listed, "propertyNames"), (universal, "patternProperties")] {
+        let w = work(&s, Draft::Draft202012).expect("normalizes");
+        assert!(w["properties"]["m"].get(kept).is_some(), "left alone: {w}");
+        same_meaning(&s, Draft::Draft202012, &instances);
+    }
+    // A reference to the map itself keeps the rewrite (the node means the same).
+    let to_map = json!({"properties": {"m": {"patternProperties": {".*": {"type": "integer"}}},
+        "n": {"$ref": "#/properties/m"}}});
+    let w = work(&to_map, Draft::Draft202012).expect("normalizes");
+    assert!(w["properties"]["m"].get("patternProperties").is_none(), "rewritten: {w}");
+    same_meaning(&to_map, Draft::Draft202012, &instances);
+}
