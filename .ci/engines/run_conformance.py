@@ -157,6 +157,20 @@ def _fit(branch, root, v, depth=0):
                 score -= 100
             else:
                 score -= 1
+    if isinstance(v, list):
+        # An array branch fits as its elements do (tuple positions, then the
+        # rest), within its bounds: a union of arrays is told apart by them.
+        most, least = b.get("maxItems"), b.get("minItems")
+        if (isinstance(most, int) and len(v) > most) or (isinstance(least, int) and len(v) < least):
+            score -= 500
+        prefix = b.get("prefixItems") if isinstance(b.get("prefixItems"), list) else []
+        items = b.get("items", {})
+        for i, x in enumerate(v):
+            sub = prefix[i] if i < len(prefix) else items
+            if sub is False:
+                score -= 500
+            elif isinstance(sub, dict) and sub:
+                score += _fit(sub, root, x, depth + 1)
     return score
 
 

@@ -52,6 +52,7 @@ pub(crate) static STRICT_RULES: Rules = Rules {
     reserved_names: &[],
     exact_tuples: false,
     max_count: u64::MAX,
+    max_any_of: usize::MAX,
 };
 
 /// The forced tool's name; `decode` looks for its `tool_use` block.
@@ -112,6 +113,7 @@ pub(crate) static RULES: Rules = Rules {
     reserved_names: &[],
     exact_tuples: false,
     max_count: u64::MAX,
+    max_any_of: usize::MAX,
 };
 
 pub(crate) fn json(em: &mut Fragment, profile: &Profile, doc: Option<&Doc<'_>>, opts: &Options) {
@@ -243,7 +245,7 @@ fn strict_schema(doc: &Doc<'_>, opts: &Options) -> Result<Strict, Vec<Note>> {
     if opts.reshape {
         fit_optional_limit(&mut ann, &mut notes);
     }
-    exact &= !crate::reshape::disambiguate(&mut ann, &mut notes);
+    exact &= !crate::reshape::disambiguate(&mut ann, &mut notes).map_err(|n| vec![n])?;
     if ann.get("type") != Some(&json!("object")) {
         if !opts.reshape {
             return Err(vec![Note::new(

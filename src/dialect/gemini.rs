@@ -43,6 +43,7 @@ pub(crate) static RESPONSE_SCHEMA: Rules = Rules {
     reserved_names: &[],
     exact_tuples: false,
     max_count: u64::MAX,
+    max_any_of: usize::MAX,
 };
 
 /// What `responseJsonSchema` expresses (`providers.md` §4.3). Keywords the model
@@ -68,6 +69,7 @@ pub(crate) static RESPONSE_JSON_SCHEMA: Rules = Rules {
     reserved_names: &[],
     exact_tuples: false,
     max_count: u64::MAX,
+    max_any_of: usize::MAX,
 };
 
 const MIME: &str = "application/json";
@@ -84,7 +86,10 @@ pub(crate) fn json(em: &mut Fragment, doc: Option<&Doc<'_>>) {
 
 /// The schema lowered for `rules`, unless it constrains nothing the dialect can say.
 fn lowered(doc: &Doc<'_>, rules: &Rules, opts: &Options, reshape: bool) -> Result<lower::Lowered, lower::Blocked> {
-    let l = lower::lower(doc, rules, lower::Settings::of(opts, reshape))?;
+    let mut l = lower::lower(doc, rules, lower::Settings::of(opts, reshape))?;
+    if crate::reshape::has_markers(&l.schema) {
+        l.exact &= !crate::reshape::disambiguate(&mut l.schema, &mut l.notes).map_err(|n| lower::Blocked(vec![n]))?;
+    }
     // A root that constrains nothing is not worth sending.
     let unconstrained = l.schema.as_object().is_some_and(|m| m.keys().all(|k| k == "title" || k == "description"));
     if unconstrained {
@@ -101,9 +106,8 @@ pub(crate) fn schema(em: &mut Fragment, doc: &Doc<'_>, opts: &Options) {
     // `--reshape` carries maps as pairs, and what `responseSchema` cannot say as JSON text.
     let reshape = opts.gemini_dialect == GeminiDialect::ResponseSchema;
     match lowered(doc, rules, opts, reshape) {
-        Ok(mut lowered) => {
+        Ok(lowered) => {
             if crate::reshape::has_markers(&lowered.schema) {
-                lowered.exact &= !crate::reshape::disambiguate(&mut lowered.schema, &mut lowered.notes);
                 em.reshape = Some(lowered.schema.clone());
             }
             em.notes.extend(lowered.notes);

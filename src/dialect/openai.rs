@@ -150,6 +150,7 @@ fn lowering_rules(rules: &StrictRules) -> Rules {
         reserved_names: &[],
         exact_tuples: false,
         max_count: u64::MAX,
+        max_any_of: rules.max_any_of,
     }
 }
 
@@ -174,7 +175,7 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritt
     }
     if opts.reshape {
         reshape::optionals(&mut ann, &mut reshape_notes);
-        exact &= !reshape::disambiguate(&mut ann, &mut reshape_notes);
+        exact &= !reshape::disambiguate(&mut ann, &mut reshape_notes).map_err(|n| vec![n])?;
         if ann.get("type") != Some(&json!("object")) {
             ann = reshape::wrap(ann, &mut reshape_notes);
         }

@@ -70,8 +70,14 @@ impl<'d> Lowerer<'_, 'd> {
         let rest_srcs: Vec<Src<'d>> = plan.rests.iter().flatten().cloned().collect();
         let mut rest_forbidden = plan.max_from_tuple.is_some();
         let rest_any = !rest_forbidden && rest_srcs.is_empty();
-        let rest = if rest_forbidden || rest_any {
+        let rest = if rest_forbidden {
             None
+        } else if rest_any {
+            // Elements of any type the dialect cannot say: under reshape, each
+            // is sent as its JSON text (as `items: {}` is), not the whole array.
+            let text =
+                positions.is_empty() && self.encodings && !self.rules.any_value && !self.rules.arrays_without_items;
+            text.then(|| self.elements_as_json_text(at))
         } else {
             let here = rest_srcs[0].1.clone();
             let mark = self.mark();
@@ -84,6 +90,7 @@ impl<'d> Lowerer<'_, 'd> {
             }
             v
         };
+        let rest_any = rest_any && rest.is_none();
         self.array_node(f, plan.max_from_tuple, Elements { positions, rest, rest_forbidden, rest_any }, at, out)
     }
 

@@ -30,7 +30,8 @@ impl<'d> Lowerer<'_, 'd> {
         }
         let (mut out, types, null_branch) = self.head(&mut f, at)?;
         // An untyped node only gets the keywords its facts call for.
-        let untyped = types == TypeSet::ALL;
+        // (A dialect without "any value" sends such a node as every type.)
+        let untyped = types == TypeSet::ALL && self.rules.any_value;
         if types.array && !(untyped && f.array_nodes.is_empty() && f.min_items.is_none() && f.max_items.is_none()) {
             self.arrays(&f, pi, at, &mut out)?;
         }
@@ -94,7 +95,14 @@ impl<'d> Lowerer<'_, 'd> {
             out.insert("description".to_owned(), d.clone());
         }
         if types == TypeSet::ALL {
-            if !self.rules.any_value {
+            // Under reshape, a value of any type that says what its objects
+            // are (a schema without `type`, as configuration schemas write
+            // them) goes as every type: its objects as they say, its arrays'
+            // elements as JSON text, the rest as they come; each branch is
+            // told apart by its kind, so `decode` reads it back exactly.
+            if self.encodings && !self.rules.any_value && has_object_facts(f) && self.rules.max_any_of >= 6 {
+                out.insert("type".to_owned(), types.to_keyword());
+            } else if !self.rules.any_value {
                 let why = if f.recursion_cut {
                     "a recursive reference, widened where it recurs, leaves a value of any type, which this dialect cannot express"
                 } else {

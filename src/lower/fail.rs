@@ -137,6 +137,22 @@ impl<'d> Lowerer<'_, 'd> {
 }
 
 impl Lowerer<'_, '_> {
+    /// The elements of an array that says nothing of them, each sent as a
+    /// string holding its JSON text (reshape), where the dialect cannot say
+    /// "any value": the array itself stays an array.
+    pub(super) fn elements_as_json_text(&mut self, at: &str) -> Value {
+        self.widen(
+            at,
+            "items",
+            Action::Rewritten,
+            "reshape: array elements of any type cannot be expressed in this dialect, so each is sent as a string holding its JSON text; decode parses each and validates the whole answer (widening: the strings may hold any text)",
+        );
+        let mut m = Map::new();
+        m.insert("type".to_owned(), Value::String("string".to_owned()));
+        m.insert(JSON_TEXT.to_owned(), Value::Bool(true));
+        Value::Object(m)
+    }
+
     /// A location sent as a string holding its JSON text (reshape).
     fn json_text(&mut self, at: &str, why: &Note) -> Value {
         let spot =

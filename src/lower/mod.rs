@@ -117,6 +117,10 @@ pub(crate) struct Rules {
     /// parser refuses a repetition whose count times the rules it copies reaches
     /// 2,000, and reads a larger maximum as none.
     pub(crate) max_count: u64,
+    /// The most branches an `anyOf` may have (`usize::MAX`: any). Under
+    /// reshape, a value of any type that says what its objects are goes as
+    /// one branch per type (six) only where that fits; else as JSON text.
+    pub(crate) max_any_of: usize,
     /// Property names the converter misreads (llama.cpp reads any `$ref` key as
     /// a reference and hoists `$defs`): an object declaring one is not sent,
     /// and `enum`/`const` literals holding such a key are dropped.
@@ -176,7 +180,8 @@ pub(crate) fn for_each_child_at_mut(m: &mut Map<String, Value>, at: &str, f: &mu
 /// not at all (`nullable_pairs` false): any other type array becomes an `anyOf`
 /// with one branch per type, each carrying the keywords of its type (exact:
 /// type-specific keywords only ever apply to their type) and the members of
-/// its `enum` of that type; a type no member has gets no branch.
+/// its `enum` of that type; a type no member has gets no branch. Its
+/// annotations and definitions stay on the node around the branches.
 pub(crate) fn split_type_arrays(v: &mut serde_json::Value, nullable_pairs: bool) {
     use serde_json::{Map, Value};
     let Value::Object(out) = v else { return };
@@ -200,7 +205,9 @@ pub(crate) fn split_type_arrays(v: &mut serde_json::Value, nullable_pairs: bool)
         let mut b = Map::new();
         b.insert("type".to_owned(), Value::String(t.clone()));
         for (k, sub) in out.iter() {
-            if keyword_type(k) == Some(family) && k != "enum" {
+            // (An object's source pointer, for notes, goes with its object.)
+            let marker = family == "object" && k == AT;
+            if (keyword_type(k) == Some(family) && k != "enum") || marker {
                 b.insert(k.clone(), sub.clone());
             }
         }
@@ -217,7 +224,8 @@ pub(crate) fn split_type_arrays(v: &mut serde_json::Value, nullable_pairs: bool)
         branches.push(Value::Object(b));
     }
     let mut node = Map::new();
-    for k in ["title", "description"] {
+    // The root's definitions stay at the root, where references find them.
+    for k in ["title", "description", "$defs"] {
         if let Some(v) = out.get(k) {
             node.insert(k.to_owned(), v.clone());
         }

@@ -22,6 +22,7 @@ static OPEN: Rules = Rules {
     reserved_names: &[],
     exact_tuples: false,
     max_count: u64::MAX,
+    max_any_of: usize::MAX,
 };
 
 #[track_caller]
@@ -361,4 +362,22 @@ fn ok_a_map_sent_as_pairs_states_its_key_names_on_the_key() {
     assert_eq!(key(json!({"$ref": "#/$defs/K"})), (json!({"type": "string", "minLength": 2}), false));
     // What the key cannot say here (a union) is dropped, as before, and noted.
     assert_eq!(key(json!({"$ref": "#/$defs/U"})), (json!({"type": "string"}), true));
+}
+
+#[test]
+fn ok_a_split_type_array_keeps_its_definitions_where_references_find_them() {
+    // Split into one branch per type, a root keeps `$defs` beside the branches
+    // (a reference `#/$defs/N` resolves from the root), and an object's source
+    // pointer goes with the object branch.
+    let mut v = json!({"type": ["object", "string"], "title": "T", "minLength": 2,
+        "properties": {"a": {"$ref": "#/$defs/N"}}, "required": ["a"], "additionalProperties": false,
+        "$schemacast:at": "", "$defs": {"N": {"type": "string"}}});
+    split_type_arrays(&mut v, false);
+    assert_eq!(
+        v,
+        json!({"title": "T", "$defs": {"N": {"type": "string"}}, "anyOf": [
+            {"type": "object", "properties": {"a": {"$ref": "#/$defs/N"}}, "required": ["a"],
+             "additionalProperties": false, "$schemacast:at": ""},
+            {"type": "string", "minLength": 2}]})
+    );
 }

@@ -104,6 +104,7 @@ pub(super) static LLAMA_CPP_RULES: Rules = Rules {
     reserved_names: &["$ref", "$defs"],
     exact_tuples: true,
     max_count: 1_000,
+    max_any_of: usize::MAX,
 };
 
 pub(super) static OLLAMA: Grammar = Grammar {
@@ -162,6 +163,7 @@ static VLLM_RULES: Rules = Rules {
     reserved_names: &[],
     exact_tuples: false,
     max_count: u64::MAX,
+    max_any_of: usize::MAX,
 };
 pub(super) static VLLM: Grammar = Grammar {
     rules: &VLLM_RULES,
@@ -207,6 +209,7 @@ static XAI_RULES: Rules = Rules {
     reserved_names: &[],
     exact_tuples: false,
     max_count: u64::MAX,
+    max_any_of: usize::MAX,
 };
 // xAI, Fireworks and Cohere list their types one by one and document `anyOf`,
 // not type arrays: unions are sent as `anyOf`.
@@ -236,6 +239,7 @@ static FIREWORKS_RULES: Rules = Rules {
     reserved_names: &[],
     exact_tuples: false,
     max_count: u64::MAX,
+    max_any_of: usize::MAX,
 };
 pub(super) static FIREWORKS: Grammar =
     Grammar { rules: &FIREWORKS_RULES, object_root: false, type_arrays: false, array_items: false, checked: "" };
@@ -263,6 +267,7 @@ static COHERE_RULES: Rules = Rules {
     reserved_names: &[],
     exact_tuples: false,
     max_count: u64::MAX,
+    max_any_of: usize::MAX,
 };
 pub(super) static COHERE: Grammar =
     Grammar { rules: &COHERE_RULES, object_root: true, type_arrays: false, array_items: false, checked: "" };

@@ -248,19 +248,32 @@ fn admits_null(node: &Value, root: &Value, depth: usize) -> bool {
 /// array, an optional's `null` and a `null`-valued branch). Such a union is sent
 /// as a string holding its JSON text instead, which is unambiguous. Returns
 /// whether anything was replaced (a widening, noted).
-pub(crate) fn disambiguate(ann: &mut Value, notes: &mut Vec<Note>) -> bool {
+///
+/// # Errors
+///
+/// The root itself is such a union: sent as one string of JSON text, the
+/// whole answer would promise less than JSON mode, so it is not sent.
+pub(crate) fn disambiguate(ann: &mut Value, notes: &mut Vec<Note>) -> Result<bool, Note> {
     let snapshot = ann.clone();
+    if let Value::Object(m) = &*ann
+        && ambiguous(m, &snapshot)
+    {
+        return Err(Note::new(
+            "",
+            "anyOf",
+            Action::Degraded,
+            "reshape: a branch of the root union is rewritten, and its sent values could satisfy another branch, so decode could not tell them apart; reshape never sends the whole answer as a string of JSON text, which would promise less than JSON mode",
+        ));
+    }
     let mut changed = false;
     settle(ann, &snapshot, "", notes, &mut changed, 0);
-    changed
+    Ok(changed)
 }
 
-fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed: &mut bool, depth: usize) {
-    let Value::Object(m) = v else { return };
-    if depth > crate::vocab::MAX_DEPTH_CEILING {
-        return;
-    }
-    let ambiguous = match m.get("anyOf") {
+/// Whether `m` is a union one of whose rewritten branches sends values that
+/// another branch also accepts.
+fn ambiguous(m: &Map<String, Value>, root: &Value) -> bool {
+    match m.get("anyOf") {
         Some(Value::Array(branches)) if !m.contains_key(OR_NULL) && !m.contains_key(PRESENT) => {
             let marks: Vec<bool> = branches.iter().map(|b| marked(b, root, &mut Vec::new())).collect();
             marks.contains(&true) && {
@@ -273,8 +286,15 @@ fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed:
             }
         }
         _ => false,
-    };
-    if ambiguous {
+    }
+}
+
+fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed: &mut bool, depth: usize) {
+    let Value::Object(m) = v else { return };
+    if depth > crate::vocab::MAX_DEPTH_CEILING {
+        return;
+    }
+    if ambiguous(m, root) {
         let mut out = Map::new();
         for k in ["title", "description"] {
             if let Some(x) = m.get(k) {

@@ -122,20 +122,26 @@ fn ok_admits_null_reads_keywords_and_references() {
 #[test]
 fn ok_ambiguous_unions_become_json_text() {
     // A pairs branch beside a plain array branch: `[]` would mean both.
-    let mut ann = json!({"anyOf": [
+    let union = json!({"anyOf": [
         {"type": "array", "items": {"type": "integer"}},
         {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"},
             "value": {"type": "integer"}}, "required": ["key", "value"], "additionalProperties": false},
             "$schemacast:pairs": true}]});
-    assert!(disambiguate(&mut ann, &mut Vec::new()));
-    assert_eq!(ann, json!({"type": "string", "$schemacast:json": true}));
+    let mut ann = json!({"type": "object", "properties": {"m": union.clone()}, "required": ["m"]});
+    assert_eq!(disambiguate(&mut ann, &mut Vec::new()), Ok(true));
+    assert_eq!(ann["properties"]["m"], json!({"type": "string", "$schemacast:json": true}));
+    // At the root, the whole answer would be one string: not sent at all.
+    let mut root = union;
+    let why = disambiguate(&mut root, &mut Vec::new()).expect_err("a root union is never sent as JSON text");
+    assert_eq!((why.pointer.as_str(), why.keyword.as_str()), ("", "anyOf"));
+    assert!(root["anyOf"].is_array(), "left as it was");
     // Issue 14's case: an optional's `null` against a branch whose key is `null`.
     let mut ann = json!({"type": "object", "properties": {"x": {"anyOf": [
         {"type": "object", "properties": {"p": {"type": "string"}}, "additionalProperties": false},
         {"type": "object", "properties": {"p": {"type": "null"}}, "required": ["p"], "additionalProperties": false}]}},
         "required": ["x"], "additionalProperties": false});
     optionals(&mut ann, &mut Vec::new());
-    assert!(disambiguate(&mut ann, &mut Vec::new()));
+    assert_eq!(disambiguate(&mut ann, &mut Vec::new()), Ok(true));
     let x = json!({"x": {"p": null}});
     assert_eq!(round_trip(&ann, &x), x);
     assert_eq!(round_trip(&ann, &json!({"x": {}})), json!({"x": {}}));
@@ -144,5 +150,5 @@ fn ok_ambiguous_unions_become_json_text() {
         {"type": "object", "properties": {"k": {"enum": ["a"]}, "m": {"type": "string", "$schemacast:json": true}},
          "required": ["k", "m"]},
         {"type": "object", "properties": {"k": {"enum": ["b"]}}, "required": ["k"]}]});
-    assert!(!disambiguate(&mut tagged, &mut Vec::new()));
+    assert_eq!(disambiguate(&mut tagged, &mut Vec::new()), Ok(false));
 }
