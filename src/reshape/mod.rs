@@ -282,11 +282,67 @@ fn ambiguous(m: &Map<String, Value>, root: &Value) -> bool {
                 let srcs: Vec<(&Value, String)> =
                     branches.iter().enumerate().map(|(i, b)| (b, crate::pointer::push_index("", i))).collect();
                 let overlap = crate::closure::overlapping(&crate::analysis::Doc { root }, &srcs, TypeSet::ALL);
-                marks.iter().zip(overlap).any(|(marked, overlaps)| *marked && overlaps)
+                let doc = crate::analysis::Doc { root };
+                marks.iter().zip(overlap).enumerate().any(|(i, (marked, overlaps))| {
+                    // Only a branch it overlaps that undoes otherwise confuses it.
+                    *marked
+                        && overlaps
+                        && branches.iter().enumerate().any(|(j, b)| {
+                            let pair = [srcs[i].clone(), (b, crate::pointer::push_index("", j))];
+                            j != i
+                                && !same_inverse(&branches[i], b)
+                                && crate::closure::overlapping(&doc, &pair, TypeSet::ALL)[0]
+                        })
+                })
             }
         }
         _ => false,
     }
+}
+
+/// Whether two sent object branches undo alike on every value both accept:
+/// the same members, each sent the same, or as an optional member's
+/// `anyOf: [T, null]` beside a plain `T` that refuses `null` (a `null` there
+/// fits one branch only, any other value is undone through the same `T`).
+/// So alternatives that differ only in which members they require (a `oneOf`
+/// on `required`) are told apart by no one and need not be.
+///
+/// Two unions one branch per kind (a value of any type sent as every type)
+/// undo alike when their branches of each kind do: a value's kind picks the
+/// same branch in both.
+fn same_inverse(a: &Value, b: &Value) -> bool {
+    let (Value::Object(a), Value::Object(b)) = (a, b) else { return false };
+    if let (Some(Value::Array(xa)), Some(Value::Array(xb))) = (a.get("anyOf"), b.get("anyOf")) {
+        let kinds: Vec<Option<&str>> = xa.iter().map(|x| x.get("type").and_then(Value::as_str)).collect();
+        let by_kind = kinds.iter().all(Option::is_some)
+            && kinds.iter().collect::<HashSet<_>>().len() == kinds.len()
+            && !(kinds.contains(&Some("integer")) && kinds.contains(&Some("number")));
+        return by_kind
+            && [a, b].iter().all(|m| m.keys().all(|k| matches!(k.as_str(), "anyOf" | "title" | "description")))
+            && xa.len() == xb.len()
+            && xa.iter().zip(xb).all(|(x, y)| {
+                x.get("type") == y.get("type") && (x == y || (x.get("anyOf").is_none() && same_inverse(x, y)))
+            });
+    }
+    let rest = |m: &Map<String, Value>| -> Map<String, Value> {
+        m.iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "required" | "properties" | NULLABLE | AT | "title" | "description"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    };
+    let or_null_of = |wrapped: &Value, plain: &Value| {
+        wrapped.get(OR_NULL).is_some()
+            && wrapped.pointer("/anyOf/0") == Some(plain)
+            && wrapped.pointer("/anyOf/1") == Some(&json!({"type": "null"}))
+            && wrapped.get("anyOf").and_then(Value::as_array).is_some_and(|x| x.len() == 2)
+    };
+    let (Some(Value::Object(pa)), Some(Value::Object(pb))) = (a.get("properties"), b.get("properties")) else {
+        return false;
+    };
+    a.get("type") == Some(&json!("object"))
+        && rest(a) == rest(b)
+        && pa.len() == pb.len()
+        && pa.iter().all(|(k, x)| pb.get(k).is_some_and(|y| x == y || or_null_of(x, y) || or_null_of(y, x)))
 }
 
 fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed: &mut bool, depth: usize) {

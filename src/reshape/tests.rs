@@ -152,3 +152,30 @@ fn ok_ambiguous_unions_become_json_text() {
         {"type": "object", "properties": {"k": {"enum": ["b"]}}, "required": ["k"]}]});
     assert_eq!(disambiguate(&mut tagged, &mut Vec::new()), Ok(false));
 }
+
+#[test]
+fn ok_alternatives_that_differ_only_in_required_members_undo_alike() {
+    // `oneOf: [{"required": ["email"]}, {"required": ["phone"]}]` reshaped: each
+    // branch sends the other's member as `anyOf: [string, null]`. A value both
+    // accept has both members non-null, and either branch undoes it alike.
+    let mut ann = json!({"anyOf": [
+        {"type": "object", "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+         "required": ["email"], "additionalProperties": false},
+        {"type": "object", "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+         "required": ["phone"], "additionalProperties": false}]});
+    optionals(&mut ann, &mut Vec::new());
+    assert_eq!(disambiguate(&mut ann, &mut Vec::new()), Ok(false), "sent as it is: {ann}");
+    for v in [json!({"email": "a"}), json!({"phone": "b"}), json!({"email": "a", "phone": "b"})] {
+        assert_eq!(round_trip(&ann, &v), v);
+    }
+    // A member whose schema takes `null` goes behind a presence wrapper in one
+    // branch and plain in the other: `null` would mean absent in one, `null` in
+    // the other, so the union is still refused at the root.
+    let mut ann = json!({"anyOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": ["string", "null"]}},
+         "required": ["a"], "additionalProperties": false},
+        {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": ["string", "null"]}},
+         "required": ["n"], "additionalProperties": false}]});
+    optionals(&mut ann, &mut Vec::new());
+    assert!(disambiguate(&mut ann, &mut Vec::new()).is_err());
+}
