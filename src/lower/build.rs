@@ -100,7 +100,7 @@ impl<'d> Lowerer<'_, 'd> {
             // them) goes as every type: its objects as they say, its arrays'
             // elements as JSON text, the rest as they come; each branch is
             // told apart by its kind, so `decode` reads it back exactly.
-            if self.encodings && !self.rules.any_value && has_object_facts(f) && self.rules.max_any_of >= 6 {
+            if self.encodings && !self.rules.any_value && has_object_facts(f) && self.rules.max_any_of >= KINDS {
                 out.insert("type".to_owned(), types.to_keyword());
             } else if !self.rules.any_value {
                 let why = if f.recursion_cut {
@@ -192,6 +192,10 @@ impl<'d> Lowerer<'_, 'd> {
         (None, false)
     }
 }
+
+/// The JSON kinds a value of any type is sent as, one `anyOf` branch each
+/// (null, boolean, number, string, array, object).
+const KINDS: usize = 6;
 
 /// Keys no node declares, constrained only by `additionalProperties` schemas.
 fn is_pure_map(f: &Facts<'_>) -> bool {

@@ -147,10 +147,7 @@ impl Lowerer<'_, '_> {
             Action::Rewritten,
             "reshape: array elements of any type cannot be expressed in this dialect, so each is sent as a string holding its JSON text; decode parses each and validates the whole answer (widening: the strings may hold any text)",
         );
-        let mut m = Map::new();
-        m.insert("type".to_owned(), Value::String("string".to_owned()));
-        m.insert(JSON_TEXT.to_owned(), Value::Bool(true));
-        Value::Object(m)
+        json_text_node()
     }
 
     /// A location sent as a string holding its JSON text (reshape).
@@ -166,9 +163,14 @@ impl Lowerer<'_, '_> {
                 why.reason
             ),
         );
-        let mut m = Map::new();
-        m.insert("type".to_owned(), Value::String("string".to_owned()));
-        m.insert(JSON_TEXT.to_owned(), Value::Bool(true));
-        Value::Object(m)
+        json_text_node()
     }
+}
+
+/// A string holding a value's JSON text, marked for `decode` ([`JSON_TEXT`]).
+fn json_text_node() -> Value {
+    let mut m = Map::new();
+    m.insert("type".to_owned(), Value::String("string".to_owned()));
+    m.insert(JSON_TEXT.to_owned(), Value::Bool(true));
+    Value::Object(m)
 }
