@@ -282,6 +282,20 @@ fn meta_validate(schema: &Value, draft: Draft, at: &str) -> Result<(), Error> {
                 " (an array of schemas under `items` is the tuple form of drafts 4 to 2019-09, which 2020-12 spells `prefixItems`; the schema is read as draft 2020-12: give it `\"$schema\": \"http://json-schema.org/draft-07/schema#\"`, or pass `--draft 7`, `Options::with_default_draft(Draft::Draft7)`)",
             );
         }
+        // Drafts 6 and 7 name an anchor with a plain-name fragment in `$id`
+        // (`"$id": "#address"`, as Ajv's and Fastify's schemas do), which
+        // 2019-09 moved to `$anchor`: read as a later draft, the `$id` is invalid.
+        let anchor_id = p.pointer.ends_with("/$id")
+            && schema
+                .pointer(&p.pointer)
+                .and_then(Value::as_str)
+                .is_some_and(|id| id.split_once('#').is_some_and(|(_, f)| !f.is_empty()));
+        if anchor_id && matches!(draft, Draft::Draft201909 | Draft::Draft202012) {
+            p.message.push_str(&format!(
+                " (a fragment in `$id` is how drafts 6 and 7 name an anchor, which 2019-09 and later spell `$anchor`; the schema is read as draft {}: give it `\"$schema\": \"http://json-schema.org/draft-07/schema#\"`, or pass `--draft 7`, `Options::with_default_draft(Draft::Draft7)`)",
+                draft.name()
+            ));
+        }
         p.pointer = format!("{at}{}", p.pointer);
     }
     if problems.is_empty() { Ok(()) } else { Err(Error::many(ErrorKind::InvalidSchema, problems)) }

@@ -337,7 +337,14 @@ impl<'d> Lowerer<'_, 'd> {
                     }
                 }
                 "anyOf" | "oneOf" => {
-                    if let Value::Array(parts) = value {
+                    // A union of one branch is that branch: read as a part of
+                    // the node, as `allOf` is (so a title beside a one-branch
+                    // `oneOf` of a reference, or such a root, is not a union).
+                    if let Value::Array(parts) = value
+                        && let [part] = parts.as_slice()
+                    {
+                        work.push((part, pointer::push_index(&here(kw), 0)));
+                    } else if let Value::Array(parts) = value {
                         let base = here(kw);
                         let branches =
                             parts.iter().enumerate().map(|(i, p)| (p, pointer::push_index(&base, i))).collect();

@@ -152,12 +152,13 @@ fn reach(doc: &crate::analysis::Doc<'_>, target: &Value, ptr: &str) -> Vec<Strin
 
 /// Why a described or wrapped reference is sent bare.
 const RECURSION_KEPT: &str = "sent as a bare reference to keep the recursion: the title or description \
-    beside it, or the one-part `allOf` around it, is set aside (annotations only)";
+    beside it, or the one-part `allOf`, `anyOf` or `oneOf` around it, is set aside (annotations only)";
 
 /// A schema that holds one reference: a `$ref` beside annotations only, or a
-/// one-part `allOf` around such a schema (beside annotations only), as
-/// generators write a reference with a description beside it for drafts that
-/// ignore `$ref`'s siblings. The reference, and whether a title, description
+/// one-part `allOf` (or one-branch `anyOf`/`oneOf`, which means the same)
+/// around such a schema, beside annotations only, as generators write a
+/// reference with a description beside it for drafts that ignore `$ref`'s
+/// siblings. The reference, and whether a title, description
 /// or wrapper would be set aside by sending it bare.
 fn held_ref(map: &Map<String, Value>) -> Option<(&str, bool)> {
     let mut map = map;
@@ -166,14 +167,15 @@ fn held_ref(map: &Map<String, Value>) -> Option<(&str, bool)> {
         for k in map.keys() {
             match k.as_str() {
                 "title" | "description" => aside = true,
-                "allOf" => {}
+                "allOf" | "anyOf" | "oneOf" => {}
                 k if plain_key(k) => {}
                 _ => return None,
             }
         }
-        match (map.get("$ref"), map.get("allOf")) {
-            (Some(r), None) => return r.as_str().map(|r| (r, aside)),
-            (None, Some(Value::Array(parts))) => match parts.as_slice() {
+        let wrapper = ["allOf", "anyOf", "oneOf"].into_iter().filter_map(|k| map.get(k)).collect::<Vec<_>>();
+        match (map.get("$ref"), wrapper.as_slice()) {
+            (Some(r), []) => return r.as_str().map(|r| (r, aside)),
+            (None, [Value::Array(parts)]) => match parts.as_slice() {
                 [Value::Object(inner)] => {
                     map = inner;
                     aside = true;

@@ -145,10 +145,31 @@ fn err_array_items_says_how_to_read_it_as_draft_7() {
     let at: Vec<(&str, bool)> = e.problems().iter().map(|p| (p.pointer.as_str(), hint(p))).collect();
     assert!(at.contains(&("/properties/at/items", true)), "{at:?}");
     assert!(at.iter().all(|(p, h)| *h == p.ends_with("/items")), "only the array `items` gets the hint: {at:?}");
-    for draft in [Draft::Draft7, Draft::Draft201909] {
-        let opts = Options::new(crate::Provider::OpenAi).with_default_draft(draft);
-        let e = check(&tuple, &opts).map(|_| ()).unwrap_err();
+    only_problem_under(&tuple, &[Draft::Draft7, Draft::Draft201909], "/properties/n/maxItems");
+}
+
+/// Read as each of `drafts`, `schema`'s only problem is at `pointer`.
+#[track_caller]
+fn only_problem_under(schema: &Value, drafts: &[Draft], pointer: &str) {
+    for draft in drafts {
+        let opts = Options::new(crate::Provider::OpenAi).with_default_draft(*draft);
+        let e = check(schema, &opts).map(|_| ()).unwrap_err();
         let at: Vec<&str> = e.problems().iter().map(|p| p.pointer.as_str()).collect();
-        assert_eq!(at, ["/properties/n/maxItems"], "the tuple is valid in {draft:?}");
+        assert_eq!(at, [pointer], "read as {draft:?}");
     }
+}
+
+#[test]
+fn err_anchor_id_says_how_to_read_it_as_draft_7() {
+    // Ajv's and Fastify's schemas name a definition with `"$id": "#name"`
+    // (draft 7's anchor) and write no `$schema`.
+    let named = json!({"type": "object", "definitions": {"address": {"$id": "#address", "type": "object"},
+        "plain": {"$id": "https://example.com/plain", "type": "string"}},
+        "properties": {"home": {"$ref": "#address"}, "n": {"minLength": "x"}}});
+    let e = run(named.clone()).unwrap_err();
+    let at: Vec<(&str, bool)> =
+        e.problems().iter().map(|p| (p.pointer.as_str(), p.message.contains("--draft 7"))).collect();
+    assert!(at.contains(&("/definitions/address/$id", true)), "{at:?}");
+    assert!(at.iter().all(|(p, h)| *h == p.ends_with("/$id")), "only the anchor `$id` gets the hint: {at:?}");
+    only_problem_under(&named, &[Draft::Draft6, Draft::Draft7], "/properties/n/minLength");
 }

@@ -21,15 +21,16 @@
 
 use crate::lower::{AT, JSON_TEXT, PAIRS};
 use crate::note::{Action, Note};
-use crate::types::TypeSet;
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 
 mod inverse;
 pub(crate) mod read;
+mod unions;
 
 pub(crate) use inverse::{InverseError, inverse, undo_at};
 use inverse::{element, element_node, refers};
+pub(crate) use unions::disambiguate;
 
 /// Marks an object whose listed properties were made required and nullable.
 const NULLABLE: &str = "$schemacast:nullable";
@@ -240,160 +241,6 @@ fn admits_null(node: &Value, root: &Value, depth: usize) -> bool {
         _ => true,
     };
     type_ok && enum_ok && const_ok && any_ok
-}
-
-/// Makes every union of `ann` decodable: a union whose branch carries a
-/// rewrite, where that branch's sent values may also satisfy another branch,
-/// could not tell `decode` which inverse to apply (a pairs array and a plain
-/// array, an optional's `null` and a `null`-valued branch). Such a union is sent
-/// as a string holding its JSON text instead, which is unambiguous. Returns
-/// whether anything was replaced (a widening, noted).
-///
-/// # Errors
-///
-/// The root itself is such a union: sent as one string of JSON text, the
-/// whole answer would promise less than JSON mode, so it is not sent.
-pub(crate) fn disambiguate(ann: &mut Value, notes: &mut Vec<Note>) -> Result<bool, Note> {
-    let snapshot = ann.clone();
-    if let Value::Object(m) = &*ann
-        && ambiguous(m, &snapshot)
-    {
-        return Err(Note::new(
-            "",
-            "anyOf",
-            Action::Degraded,
-            "reshape: a branch of the root union is rewritten, and its sent values could satisfy another branch, so decode could not tell them apart; reshape never sends the whole answer as a string of JSON text, which would promise less than JSON mode",
-        ));
-    }
-    let mut changed = false;
-    settle(ann, &snapshot, "", notes, &mut changed, 0);
-    Ok(changed)
-}
-
-/// Whether `m` is a union one of whose rewritten branches sends values that
-/// another branch also accepts.
-fn ambiguous(m: &Map<String, Value>, root: &Value) -> bool {
-    match m.get("anyOf") {
-        Some(Value::Array(branches)) if !m.contains_key(OR_NULL) && !m.contains_key(PRESENT) => {
-            let marks: Vec<bool> = branches.iter().map(|b| marked(b, root, &mut Vec::new())).collect();
-            marks.contains(&true) && {
-                // Whether no value satisfies two sent branches: the projection's
-                // own proof over the annotated schema, each branch read once.
-                let srcs: Vec<(&Value, String)> =
-                    branches.iter().enumerate().map(|(i, b)| (b, crate::pointer::push_index("", i))).collect();
-                let overlap = crate::closure::overlapping(&crate::analysis::Doc { root }, &srcs, TypeSet::ALL);
-                let doc = crate::analysis::Doc { root };
-                marks.iter().zip(overlap).enumerate().any(|(i, (marked, overlaps))| {
-                    // Only a branch it overlaps that undoes otherwise confuses it.
-                    *marked
-                        && overlaps
-                        && branches.iter().enumerate().any(|(j, b)| {
-                            let pair = [srcs[i].clone(), (b, crate::pointer::push_index("", j))];
-                            j != i
-                                && !same_inverse(&branches[i], b)
-                                && crate::closure::overlapping(&doc, &pair, TypeSet::ALL)[0]
-                        })
-                })
-            }
-        }
-        _ => false,
-    }
-}
-
-/// Whether two sent object branches undo alike on every value both accept:
-/// the same members, each sent the same, or as an optional member's
-/// `anyOf: [T, null]` beside a plain `T` that refuses `null` (a `null` there
-/// fits one branch only, any other value is undone through the same `T`).
-/// So alternatives that differ only in which members they require (a `oneOf`
-/// on `required`) are told apart by no one and need not be.
-///
-/// Two unions one branch per kind (a value of any type sent as every type)
-/// undo alike when their branches of each kind do: a value's kind picks the
-/// same branch in both.
-fn same_inverse(a: &Value, b: &Value) -> bool {
-    let (Value::Object(a), Value::Object(b)) = (a, b) else { return false };
-    if let (Some(Value::Array(xa)), Some(Value::Array(xb))) = (a.get("anyOf"), b.get("anyOf")) {
-        let kinds: Vec<Option<&str>> = xa.iter().map(|x| x.get("type").and_then(Value::as_str)).collect();
-        let by_kind = kinds.iter().all(Option::is_some)
-            && kinds.iter().collect::<HashSet<_>>().len() == kinds.len()
-            && !(kinds.contains(&Some("integer")) && kinds.contains(&Some("number")));
-        return by_kind
-            && [a, b].iter().all(|m| m.keys().all(|k| matches!(k.as_str(), "anyOf" | "title" | "description")))
-            && xa.len() == xb.len()
-            && xa.iter().zip(xb).all(|(x, y)| {
-                x.get("type") == y.get("type") && (x == y || (x.get("anyOf").is_none() && same_inverse(x, y)))
-            });
-    }
-    let rest = |m: &Map<String, Value>| -> Map<String, Value> {
-        m.iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "required" | "properties" | NULLABLE | AT | "title" | "description"))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect()
-    };
-    let or_null_of = |wrapped: &Value, plain: &Value| {
-        wrapped.get(OR_NULL).is_some()
-            && wrapped.pointer("/anyOf/0") == Some(plain)
-            && wrapped.pointer("/anyOf/1") == Some(&json!({"type": "null"}))
-            && wrapped.get("anyOf").and_then(Value::as_array).is_some_and(|x| x.len() == 2)
-    };
-    let (Some(Value::Object(pa)), Some(Value::Object(pb))) = (a.get("properties"), b.get("properties")) else {
-        return false;
-    };
-    a.get("type") == Some(&json!("object"))
-        && rest(a) == rest(b)
-        && pa.len() == pb.len()
-        && pa.iter().all(|(k, x)| pb.get(k).is_some_and(|y| x == y || or_null_of(x, y) || or_null_of(y, x)))
-}
-
-fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed: &mut bool, depth: usize) {
-    let Value::Object(m) = v else { return };
-    if depth > crate::vocab::MAX_DEPTH_CEILING {
-        return;
-    }
-    if ambiguous(m, root) {
-        let mut out = Map::new();
-        for k in ["title", "description"] {
-            if let Some(x) = m.get(k) {
-                out.insert(k.to_owned(), x.clone());
-            }
-        }
-        out.insert("type".to_owned(), json!("string"));
-        out.insert(JSON_TEXT.to_owned(), Value::Bool(true));
-        *v = Value::Object(out);
-        *changed = true;
-        notes.push(Note::new(
-            at,
-            "anyOf",
-            Action::Rewritten,
-            "reshape: a branch of this union is rewritten, and its sent values could satisfy another branch, so decode could not tell them apart: the union is sent as a string holding its JSON text instead (widening)",
-        ));
-        return;
-    }
-    crate::lower::for_each_child_at_mut(m, at, &mut |s, here| settle(s, root, &here, notes, changed, depth + 1));
-}
-
-/// Whether a node, or what its references lead to, carries a marker.
-fn marked(v: &Value, root: &Value, seen: &mut Vec<String>) -> bool {
-    match v {
-        Value::Object(m) => {
-            if m.keys().any(|k| k.starts_with("$schemacast:") && k != AT) {
-                return true;
-            }
-            if let Some(r) = m.get("$ref").and_then(Value::as_str)
-                && !seen.iter().any(|s| s == r)
-            {
-                seen.push(r.to_owned());
-                if let Some((t, _)) = crate::pointer::resolve_fragment(root, r)
-                    && marked(t, root, seen)
-                {
-                    return true;
-                }
-            }
-            m.iter().any(|(k, sub)| !matches!(k.as_str(), "enum" | "const") && marked(sub, root, seen))
-        }
-        Value::Array(a) => a.iter().any(|x| marked(x, root, seen)),
-        _ => false,
-    }
 }
 
 /// Whether `v` holds a reshape marker anywhere (references not followed).

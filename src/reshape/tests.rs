@@ -179,3 +179,50 @@ fn ok_alternatives_that_differ_only_in_required_members_undo_alike() {
     optionals(&mut ann, &mut Vec::new());
     assert!(disambiguate(&mut ann, &mut Vec::new()).is_err());
 }
+
+#[test]
+fn ok_unions_of_option_tuples_undo_element_by_element() {
+    // ESLint's rule options: `["always"]` or `["always", {…}]`, the object's
+    // members optional. Both branches accept `["always"]` and `[]`, and undo
+    // them alike: element by element, the same enum, and the object only one
+    // of them can hold at that position.
+    let choice = json!({"type": "string", "enum": ["always", "never"]});
+    let options = json!({"type": "object", "properties": {"max": {"type": "integer"}}, "additionalProperties": false});
+    // As dialects without `prefixItems` send tuples: a union of the element
+    // types, bounded; and as those with it send them.
+    let spread = json!({"anyOf": [
+        {"type": "array", "items": choice, "maxItems": 1},
+        {"type": "array", "items": {"anyOf": [choice, options]}, "maxItems": 2}]});
+    let positional = json!({"anyOf": [
+        {"type": "array", "prefixItems": [choice], "items": false},
+        {"type": "array", "prefixItems": [choice, options], "items": false}]});
+    for union in [spread, positional] {
+        let mut ann = union.clone();
+        optionals(&mut ann, &mut Vec::new());
+        assert_eq!(disambiguate(&mut ann, &mut Vec::new()), Ok(false), "sent as it is: {ann}");
+        for v in [json!([]), json!(["always"]), json!(["never", {}]), json!(["never", {"max": 3}])] {
+            assert_eq!(round_trip(&ann, &v), v);
+        }
+    }
+    // Where one branch leaves an element as it is and the other undoes it, a
+    // value both accept could come back two ways: still refused at the root.
+    let refused = [
+        // an open object beside one whose optional member is sent or-null: `[{"max": null}]`
+        json!({"anyOf": [
+            {"type": "array", "items": options},
+            {"type": "array", "items": {"type": "object"}}]}),
+        // a second position one tuple says nothing of (any value), the other rewrites
+        json!({"anyOf": [
+            {"type": "array", "prefixItems": [choice]},
+            {"type": "array", "prefixItems": [choice, options], "items": false}]}),
+        // JSON text beside a plain string
+        json!({"anyOf": [
+            {"type": "array", "items": {"type": "string", "$schemacast:json": true}},
+            {"type": "array", "items": {"type": "string"}}]}),
+    ];
+    for union in refused {
+        let mut ann = union.clone();
+        optionals(&mut ann, &mut Vec::new());
+        assert!(disambiguate(&mut ann, &mut Vec::new()).is_err(), "{ann}");
+    }
+}
