@@ -131,7 +131,19 @@ impl Qualifier<'_, '_> {
             );
         }
         let mut out = self.node(map, "", true);
-        if let Some(defs) = map.get("$defs") {
+        // Definitions constrain nothing by themselves: empty ones (typia writes
+        // `"$defs": {}`), or any where the provider takes no references (its
+        // references fail below and are inlined by the rewrite), are not sent.
+        let defs = map.get("$defs").filter(|d| self.rules.refs && d.as_object().is_none_or(|d| !d.is_empty()));
+        if defs.is_none() && map.get("$defs").and_then(Value::as_object).is_some_and(|d| !d.is_empty()) {
+            self.edits.push(Note::new(
+                "",
+                "$defs",
+                Action::Dropped,
+                "definitions the schema never references: not sent, since the provider takes no references (it does not change what is accepted)",
+            ));
+        }
+        if let Some(defs) = defs {
             let mut cleaned = Map::new();
             if let Value::Object(defs) = defs {
                 for (name, def) in defs {
