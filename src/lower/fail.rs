@@ -168,7 +168,7 @@ impl Lowerer<'_, '_> {
 }
 
 /// A string holding a value's JSON text, marked for `decode` ([`JSON_TEXT`]).
-fn json_text_node() -> Value {
+pub(crate) fn json_text_node() -> Value {
     let mut m = Map::new();
     m.insert("type".to_owned(), Value::String("string".to_owned()));
     m.insert(JSON_TEXT.to_owned(), Value::Bool(true));

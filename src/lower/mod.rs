@@ -25,7 +25,7 @@ use crate::closure::Src;
 use crate::note::{Action, Note};
 use serde_json::{Map, Value};
 
-pub(crate) use fail::{Blocked, Fail, FailKind};
+pub(crate) use fail::{Blocked, Fail, FailKind, json_text_node};
 
 /// Which literals an `enum` of the dialect may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

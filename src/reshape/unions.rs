@@ -4,11 +4,11 @@
 //! ([`disambiguate`]).
 
 use super::inverse::element_node;
-use super::{AT, JSON_TEXT, NULLABLE, OR_NULL, PAIRS, PRESENT, admits_null};
+use super::{AT, NULLABLE, OR_NULL, PAIRS, PRESENT, admits_null};
 use crate::analysis::Doc;
 use crate::note::{Action, Note};
 use crate::types::TypeSet;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 /// How deep [`alike`] follows two schemas side by side before it gives up
 /// (and says they may undo otherwise).
@@ -248,15 +248,15 @@ fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed:
         return;
     }
     if ambiguous(m, root) {
-        let mut out = Map::new();
-        for k in ["title", "description"] {
-            if let Some(x) = m.get(k) {
-                out.insert(k.to_owned(), x.clone());
+        let mut text = crate::lower::json_text_node();
+        if let Value::Object(out) = &mut text {
+            for k in ["description", "title"] {
+                if let Some(x) = m.get(k) {
+                    out.shift_insert(0, k.to_owned(), x.clone());
+                }
             }
         }
-        out.insert("type".to_owned(), json!("string"));
-        out.insert(JSON_TEXT.to_owned(), Value::Bool(true));
-        *v = Value::Object(out);
+        *v = text;
         *changed = true;
         notes.push(Note::new(
             at,
