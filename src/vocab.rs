@@ -65,10 +65,22 @@ impl Draft {
         })
     }
 
-    /// The draft of `schema`: its `$schema` if it has one, else `default`.
-    /// `Err` carries an unknown `$schema` URI.
+    /// Whether a `$schema` URI is the meta-schema's version-less alias,
+    /// `http://json-schema.org/schema#` ("the latest draft"; genson and other
+    /// schema generators still write it), which names no draft of its own.
+    #[must_use]
+    pub fn is_latest_alias(uri: &str) -> bool {
+        let trimmed = uri.trim_end_matches('#');
+        trimmed.strip_prefix("https://").or_else(|| trimmed.strip_prefix("http://")) == Some("json-schema.org/schema")
+    }
+
+    /// The draft of `schema`: its `$schema` if it has one, else `default`
+    /// (also for the version-less alias, as validators read it: the draft the
+    /// caller chose, 2020-12 unless told otherwise). `Err` carries an unknown
+    /// `$schema` URI.
     pub(crate) fn detect(schema: &Value, default: Draft) -> Result<Draft, String> {
         match schema.get("$schema") {
+            Some(Value::String(uri)) if Draft::is_latest_alias(uri) => Ok(default),
             Some(Value::String(uri)) => Draft::from_uri(uri).ok_or_else(|| uri.clone()),
             _ => Ok(default),
         }
@@ -414,6 +426,18 @@ mod tests {
             let looser = accepts(draft, "hostname", "ab--cd.example");
             assert_eq!(looser, format_reading(draft, "hostname") == FormatReading::Looser, "draft {}", draft.name());
         }
+    }
+
+    #[test]
+    fn the_version_less_alias_is_read_as_the_default_draft() {
+        for uri in ["http://json-schema.org/schema#", "https://json-schema.org/schema", "http://json-schema.org/schema"]
+        {
+            let schema = serde_json::json!({"$schema": uri, "type": "object"});
+            assert_eq!(Draft::detect(&schema, Draft::Draft7), Ok(Draft::Draft7), "{uri}");
+            assert_eq!(Draft::detect(&schema, Draft::Draft202012), Ok(Draft::Draft202012), "{uri}");
+        }
+        let other = serde_json::json!({"$schema": "http://json-schema.org/schema-extended#"});
+        assert!(Draft::detect(&other, Draft::Draft202012).is_err());
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: 
     // 2. Rewritten into the subset by the lowering: closable objects closed
     //    (closed-world projection), unsupported keywords dropped (widening),
     //    references inlined, unions distributed; then qualified again.
-    match rewrite(doc, rules, opts) {
+    match rewrite_or_widen(doc, rules, opts) {
         Ok((schema, exact, notes, annotated)) => {
             em.notes.extend(notes);
             em.reshape = annotated;
@@ -89,7 +89,7 @@ pub(crate) fn schema(em: &mut Fragment, profile: &Profile, doc: &Doc<'_>, opts: 
         Err(why) => {
             em.notes.extend(why);
             fallback(em, profile, doc);
-            if !opts.reshape && rewrite(doc, rules, &opts.clone().with_reshape(true)).is_ok() {
+            if !opts.reshape && rewrite_or_widen(doc, rules, &opts.clone().with_reshape(true)).is_ok() {
                 super::reshape_hint(em, "strict `json_schema`");
             }
         }
@@ -123,8 +123,20 @@ fn fallback_known(em: &mut Fragment, profile: &Profile, objects_only: bool) {
     }
 }
 
+/// [`rewrite`], and when that fails, again with the root's unions dropped
+/// (widening): strict mode takes no `anyOf` at the root, and a root union that
+/// only adds conditions to the root's own properties (`anyOf` of `required`
+/// lists, "at least one of these") costs less dropped than the whole schema
+/// does. A union whose branches declare properties of their own cannot be
+/// dropped this way (the lowering refuses to close an object over keys it does
+/// not send), so the retry never sends less than the schema allows. The first
+/// attempt's reasons are the ones reported.
+fn rewrite_or_widen(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Vec<Note>> {
+    rewrite(doc, rules, opts, true).or_else(|why| rewrite(doc, rules, opts, false).map_err(|_| why))
+}
+
 /// The lowering rules of a strict mode: what its subset expresses.
-fn lowering_rules(rules: &StrictRules) -> Rules {
+fn lowering_rules(rules: &StrictRules, root_unions: bool) -> Rules {
     Rules {
         keywords: rules.keywords,
         annotations: rules.annotations,
@@ -138,7 +150,7 @@ fn lowering_rules(rules: &StrictRules) -> Rules {
         maps: false,
         empty_objects: false,
         arrays_without_items: false,
-        root_unions: true,
+        root_unions,
         integral_bounds: false,
         // Strict mode resolves `$defs` (and recursion) where the rules say so;
         // the reshape inverse follows references too.
@@ -162,10 +174,10 @@ type Rewritten = (serde_json::Value, bool, Vec<Note>, Option<serde_json::Value>)
 
 /// Fails with every reason found: each location the lowering cannot express,
 /// or each rule the rewritten schema still breaks.
-fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Vec<Note>> {
+fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options, root_unions: bool) -> Result<Rewritten, Vec<Note>> {
     // Objects record where they came from: the notes of the passes below name source pointers.
     let settings = lower::Settings { locate: true, ..lower::Settings::of(opts, true) };
-    let lowered = lower::lower(doc, &lowering_rules(rules), settings).map_err(|b| b.0)?;
+    let lowered = lower::lower(doc, &lowering_rules(rules, root_unions), settings).map_err(|b| b.0)?;
     let mut ann = lowered.schema;
     lower::split_type_arrays(&mut ann, rules.type_arrays);
     let mut reshape_notes = Vec::new();

@@ -118,3 +118,36 @@ fn an_assertion_outside_a_strict_subset_is_dropped_not_a_fallback() {
         }
     }
 }
+
+/// A root union that only refines what the root itself declares (bounds or a
+/// tag's value per branch, or which of the root's members are required) is
+/// dropped where a mechanism takes no union at the root (widening), never a
+/// reason to fall back: over every provider, with and without reshape, the
+/// schema gets a native schema whenever the same schema without the union does.
+#[test]
+fn a_root_union_refining_declared_members_never_costs_the_native_schema() {
+    let base = json!({"type": "object", "additionalProperties": false, "required": ["kind", "size", "label"],
+        "properties": {"kind": {"enum": ["small", "large"]}, "size": {"type": "integer", "minimum": 1},
+            "label": {"type": ["string", "null"]}}});
+    let unions = [
+        json!({"oneOf": [{"properties": {"kind": {"const": "small"}, "size": {"maximum": 10}}},
+            {"properties": {"kind": {"const": "large"}, "size": {"minimum": 11}}}]}),
+        json!({"anyOf": [{"required": ["kind"]}, {"required": ["label"]}]}),
+        json!({"allOf": [{"anyOf": [{"properties": {"size": {"maximum": 3}}}, {"properties": {"label": {"type": "string"}}}]}]}),
+    ];
+    let mut wrong = Vec::new();
+    for union in unions {
+        let mut schema = base.clone();
+        schema.as_object_mut().expect("object").extend(union.as_object().expect("object").clone());
+        for &p in Provider::ALL {
+            for reshape in [false, true] {
+                let options = crate::Options::new(p).with_reshape(reshape);
+                let (Ok(with), Ok(without)) = (options.compile(&schema), options.compile(&base)) else { continue };
+                if native(&without) && !native(&with) {
+                    wrong.push(format!("{p} (reshape {reshape}): {union}: {:?}", with.enforcement()));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{} fell back:\n{}", wrong.len(), wrong.join("\n"));
+}
