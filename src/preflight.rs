@@ -296,9 +296,39 @@ fn meta_validate(schema: &Value, draft: Draft, at: &str) -> Result<(), Error> {
                 draft.name()
             ));
         }
+        // A reference whose fragment holds characters a URI must percent-encode
+        // (typescript-json-schema names a generic type's definition
+        // `Record<string,string>` and refers to it as written).
+        let encoded = p.pointer.ends_with("/$ref").then(|| schema.pointer(&p.pointer)).flatten();
+        if let Some(encoded) = encoded.and_then(Value::as_str).and_then(percent_encoded) {
+            p.message.push_str(&format!(
+                " (a `$ref` is a URI reference, whose fragment percent-encodes characters such as `<`, `>` and spaces: {} names the same definition)",
+                Value::String(encoded)
+            ));
+        }
         p.pointer = format!("{at}{}", p.pointer);
     }
     if problems.is_empty() { Ok(()) } else { Err(Error::many(ErrorKind::InvalidSchema, problems)) }
+}
+
+/// `reference` with every byte a URI fragment does not allow percent-encoded
+/// (RFC 3986: unreserved, sub-delimiters, `:`, `@`, `/`, `?` and escapes
+/// stay), when it is a same-document reference that needs any.
+fn percent_encoded(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    let keep = |b: u8| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?%".contains(&b);
+    if fragment.bytes().all(keep) {
+        return None;
+    }
+    let mut out = String::from("#");
+    for b in fragment.bytes() {
+        if keep(b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    Some(out)
 }
 
 fn collect<'a>(errors: impl Iterator<Item = jsonschema::ValidationError<'a>>) -> Vec<Problem> {

@@ -261,6 +261,13 @@ pub(crate) struct Lowered {
 
 /// Most output nodes before giving up (inlined references can multiply a schema).
 const MAX_OUTPUT_NODES: usize = 20_000;
+/// Most bytes of output (as JSON text) before giving up. Inlining a schema whose
+/// definitions refer to each other at many places (openapi-pydantic's
+/// `Operation`, 69 KB) repeats them at every use: 2.4 MB for vLLM, which
+/// llguidance refuses ("schema too large") and xgrammar does not compile within
+/// a minute, while the largest output the engine suite saw compile everywhere
+/// is 454 KB (knip's configuration schema).
+const MAX_OUTPUT_BYTES: usize = 512 * 1024;
 /// Deepest nesting of output locations (keeps recursion well inside the stack).
 const MAX_NESTING: usize = 96;
 /// Most combinations the unions of one location may grow to once distributed
@@ -349,11 +356,36 @@ pub(crate) fn lower(doc: &Doc<'_>, rules: &Rules, settings: Settings) -> Result<
             _ => return Err(Fail::new("", "$ref", "references need an object root to hold `$defs`").into()),
         }
     }
+    let bytes = json_bytes(&schema);
+    if bytes > MAX_OUTPUT_BYTES {
+        let reason = format!(
+            "the schema grows too large once references are inlined ({} KB, more than {} KB)",
+            bytes / 1024,
+            MAX_OUTPUT_BYTES / 1024
+        );
+        return Err(Fail::limit("", &reason).into());
+    }
     // Repeated notes (one keyword reached through several paths) are listed once.
     let mut notes = l.notes;
     let mut seen = std::collections::HashSet::new();
     notes.retain(|n| seen.insert(n.clone()));
     Ok(Lowered { schema, exact: l.exact, notes })
+}
+
+/// The length of `v` written as compact JSON, counted without building the text.
+fn json_bytes(v: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    serde_json::to_writer(&mut count, v).map_or(usize::MAX, |()| count.0)
 }
 
 pub(crate) struct Lowerer<'a, 'd> {

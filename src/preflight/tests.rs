@@ -173,3 +173,35 @@ fn err_anchor_id_says_how_to_read_it_as_draft_7() {
     assert!(at.iter().all(|(p, h)| *h == p.ends_with("/$id")), "only the anchor `$id` gets the hint: {at:?}");
     only_problem_under(&named, &[Draft::Draft6, Draft::Draft7], "/properties/n/minLength");
 }
+
+#[test]
+fn err_unencoded_reference_says_how_to_write_it() {
+    // typescript-json-schema names a generic type's definition as the type reads
+    // and refers to it unencoded; the percent-encoded reference compiles.
+    let raw = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"Record<string,string>": {"type": "object", "additionalProperties": {"type": "string"}},
+            "Pair [a]": {"type": "string"}},
+        "type": "object", "properties": {"env": {"$ref": "#/definitions/Record<string,string>"},
+            "pair": {"$ref": "#/definitions/Pair [a]"}, "n": {"minLength": "x"}}});
+    let e = run(raw.clone()).unwrap_err();
+    let hints: Vec<(&str, Option<&str>)> =
+        e.problems().iter().map(|p| (p.pointer.as_str(), p.message.split("percent-encodes").nth(1))).collect();
+    assert!(
+        hints.iter().any(|(p, h)| *p == "/properties/env/$ref"
+            && h.is_some_and(|h| h.contains("\"#/definitions/Record%3Cstring,string%3E\""))),
+        "{hints:?}"
+    );
+    assert!(
+        hints
+            .iter()
+            .any(|(p, h)| *p == "/properties/pair/$ref"
+                && h.is_some_and(|h| h.contains("\"#/definitions/Pair%20%5Ba%5D\""))),
+        "{hints:?}"
+    );
+    assert!(hints.iter().all(|(p, h)| h.is_some() == p.ends_with("/$ref")), "only references get the hint: {hints:?}");
+    // Written as the hint says, the references resolve and only the real problem is left.
+    let mut encoded = raw.clone();
+    encoded["properties"]["env"]["$ref"] = json!("#/definitions/Record%3Cstring,string%3E");
+    encoded["properties"]["pair"]["$ref"] = json!("#/definitions/Pair%20%5Ba%5D");
+    only_problem_under(&encoded, &[Draft::Draft7], "/properties/n/minLength");
+}

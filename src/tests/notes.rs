@@ -151,3 +151,21 @@ fn a_root_union_refining_declared_members_never_costs_the_native_schema() {
     }
     assert!(wrong.is_empty(), "{} fell back:\n{}", wrong.len(), wrong.join("\n"));
 }
+
+/// Definitions that refer to the next one twice are small with references kept,
+/// but inlining repeats them at every use. Past the lowering's output budget a
+/// mechanism without references falls back with a note naming the size, rather
+/// than sending what grammar engines refuse ("schema too large") or take minutes
+/// to compile; one that keeps references sends them small.
+#[test]
+fn inlining_past_the_output_budget_falls_back_with_a_note() {
+    let path = super::root().join("fixtures/limits/shared-definitions-inlined-past-the-budget.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("readable")).expect("JSON");
+    for p in [Provider::Vllm, Provider::LlamaCpp, Provider::Ollama, Provider::Gemini, Provider::Claude] {
+        let em = crate::emit(&schema, p).expect("compiles");
+        let named =
+            em.notes().iter().any(|n| n.reason.starts_with("the schema grows too large once references are inlined"));
+        assert!(!native(&em) && named, "{p}: {:?} {:#?}", em.enforcement(), em.notes());
+        assert!(em.body().to_string().len() < 4096, "{p}: the fallback is small");
+    }
+}
