@@ -132,7 +132,24 @@ fn fallback_known(em: &mut Fragment, profile: &Profile, objects_only: bool) {
 /// not send), so the retry never sends less than the schema allows. The first
 /// attempt's reasons are the ones reported.
 fn rewrite_or_widen(doc: &Doc<'_>, rules: &StrictRules, opts: &Options) -> Result<Rewritten, Vec<Note>> {
-    rewrite(doc, rules, opts, true).or_else(|why| rewrite(doc, rules, opts, false).map_err(|_| why))
+    // Only a root with an applicator can have unions to drop; without one the
+    // second attempt would repeat the first.
+    const APPLICATORS: [&str; 11] = [
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+        "if",
+        "then",
+        "else",
+        "dependentSchemas",
+        "dependencies",
+    ];
+    let may_have_unions = doc.root.as_object().is_some_and(|m| APPLICATORS.iter().any(|k| m.contains_key(*k)));
+    rewrite(doc, rules, opts, true)
+        .or_else(|why| if may_have_unions { rewrite(doc, rules, opts, false).map_err(|_| why) } else { Err(why) })
 }
 
 /// The lowering rules of a strict mode: what its subset expresses.
