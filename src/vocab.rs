@@ -53,9 +53,7 @@ impl Draft {
     /// trailing `#`), or `None` for any other URI.
     #[must_use]
     pub fn from_uri(uri: &str) -> Option<Draft> {
-        let trimmed = uri.trim_end_matches('#');
-        let rest = trimmed.strip_prefix("https://").or_else(|| trimmed.strip_prefix("http://"))?;
-        Some(match rest {
+        Some(match meta_schema_path(uri)? {
             "json-schema.org/draft/2020-12/schema" => Draft::Draft202012,
             "json-schema.org/draft/2019-09/schema" => Draft::Draft201909,
             "json-schema.org/draft-07/schema" => Draft::Draft7,
@@ -68,10 +66,8 @@ impl Draft {
     /// Whether a `$schema` URI is the meta-schema's version-less alias,
     /// `http://json-schema.org/schema#` ("the latest draft"; genson and other
     /// schema generators still write it), which names no draft of its own.
-    #[must_use]
-    pub fn is_latest_alias(uri: &str) -> bool {
-        let trimmed = uri.trim_end_matches('#');
-        trimmed.strip_prefix("https://").or_else(|| trimmed.strip_prefix("http://")) == Some("json-schema.org/schema")
+    pub(crate) fn is_latest_alias(uri: &str) -> bool {
+        meta_schema_path(uri) == Some("json-schema.org/schema")
     }
 
     /// The draft of `schema`: its `$schema` if it has one, else `default`
@@ -100,6 +96,12 @@ impl Draft {
     pub(crate) fn id_keyword(self) -> &'static str {
         if self == Draft::Draft4 { "id" } else { "$id" }
     }
+}
+
+/// A meta-schema URI without its scheme (`http` or `https`) and trailing `#`.
+fn meta_schema_path(uri: &str) -> Option<&str> {
+    let trimmed = uri.trim_end_matches('#');
+    trimmed.strip_prefix("https://").or_else(|| trimmed.strip_prefix("http://"))
 }
 
 impl fmt::Display for Draft {
