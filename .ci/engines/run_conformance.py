@@ -218,6 +218,21 @@ def _spaced(v):
     return json.dumps(v, ensure_ascii=False)
 
 
+def _short_exponents(v):
+    """`v` compact, its floats' exponents written without `+` or leading zeros
+    (`1e-9`, as serde_json, JavaScript and grammar engines write them; Python
+    writes `1e-09`, which llama.cpp's number rule does not produce)."""
+    if isinstance(v, list):
+        return "[" + ",".join(_short_exponents(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + _short_exponents(x) for k, x in v.items()) + "}"
+    if isinstance(v, float) and "e" in repr(v):
+        mantissa, exp = repr(v).split("e")
+        sign = "-" if exp.startswith("-") else ""
+        return f"{mantissa}e{sign}{exp.lstrip('+-').lstrip('0') or '0'}"
+    return json.dumps(v, ensure_ascii=False)
+
+
 def _same(a, b) -> bool:
     """JSON equality: numbers by value, booleans apart from numbers, objects unordered."""
     if isinstance(a, bool) or isinstance(b, bool):
@@ -282,7 +297,8 @@ def add_spellings(case):
     """Adds the spellings of each value that engines generate and the case writer does
     not: llama.cpp's required-properties-first key order, xgrammar's and llguidance's
     declared key order, enum/const literals as
-    written, integral numbers as `2` and as `2.0`, and DEL (U+007F) escaped as `\\u007f`,
+    written, integral numbers as `2` and as `2.0`, exponents as `1e-9` (not Python's
+    `1e-09`), and DEL (U+007F) escaped as `\\u007f`,
     which llama.cpp's and llguidance's string rules take only escaped (JSON allows it
     raw; it can occur only inside strings). Objects are unordered and 2 == 2.0 in JSON
     Schema, so each spelling is the same value."""
@@ -297,7 +313,7 @@ def add_spellings(case):
         spellings += [_numbers_as(value, True), _numbers_as(value, False)]
         for sp in spellings:
             compact, spaced = json.dumps(sp, ensure_ascii=False, separators=(",", ":")), _spaced(sp)
-            for t in (compact, spaced, compact.replace("\x7f", "\\u007f")):
+            for t in (compact, spaced, compact.replace("\x7f", "\\u007f"), _short_exponents(sp)):
                 if t not in index:
                     index[t] = len(texts)
                     texts.append(t)

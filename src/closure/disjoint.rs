@@ -4,7 +4,7 @@ use super::{Choices, Doc, MAX_GATHERED, Src, resolve};
 use crate::types::TypeSet;
 use crate::vocab;
 use serde_json::{Map, Value};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What a disjointness proof must establish.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -297,6 +297,18 @@ fn must<'a>(doc: &Doc<'a>, starts: &[Src<'a>]) -> Must<'a> {
 /// keywords and the types of `const`/`enum` literals intersected over what
 /// must hold, each union's branches joined.
 pub(super) fn type_bound<'a>(doc: &Doc<'a>, srcs: &[Src<'a>], depth: usize) -> TypeSet {
+    type_bound_in(doc, srcs, depth, &mut HashMap::new())
+}
+
+/// [`type_bound`], each union branch's bound computed once per depth (`memo`):
+/// unions of references back to their own schema would otherwise be read once
+/// per path, exponentially many.
+fn type_bound_in<'a>(
+    doc: &Doc<'a>,
+    srcs: &[Src<'a>],
+    depth: usize,
+    memo: &mut HashMap<(String, usize), TypeSet>,
+) -> TypeSet {
     let m = must(doc, srcs);
     if m.never {
         return TypeSet::NONE;
@@ -321,7 +333,17 @@ pub(super) fn type_bound<'a>(doc: &Doc<'a>, srcs: &[Src<'a>], depth: usize) -> T
             if let Some(Value::Array(branches)) = map.get(kw) {
                 let base = crate::pointer::push(at, kw);
                 let joined = branches.iter().enumerate().fold(TypeSet::NONE, |acc, (i, b)| {
-                    acc.union(type_bound(doc, &[(b, crate::pointer::push_index(&base, i))], depth + 1))
+                    let at = crate::pointer::push_index(&base, i);
+                    let key = (at.clone(), depth + 1);
+                    let bound = match memo.get(&key) {
+                        Some(t) => *t,
+                        None => {
+                            let t = type_bound_in(doc, &[(b, at)], depth + 1, memo);
+                            memo.insert(key, t);
+                            t
+                        }
+                    };
+                    acc.union(bound)
                 });
                 t = t.intersect(joined);
             }

@@ -13,13 +13,15 @@
 //! The location is **closable** when some gathered node declares a property, no
 //! gathered node says anything else about undeclared keys, every `required`
 //! name is declared, and nothing at or above it reads the whole value (a
-//! literal holding an object, `uniqueItems` over the elements, `not`, `if`, an
-//! exclusive `oneOf`). The projection drops, at closable locations, every key
+//! literal holding an object, `uniqueItems` over the elements, `not`, an `if`
+//! that reads more than declared members' kinds and scalars, an exclusive
+//! `oneOf`). The projection drops, at closable locations, every key
 //! that no gathered node declares, and **fills** an absent declared property
 //! with its `default` where [`Gathered::fillable`] proves that keeps the value
 //! valid. Emitters that close objects, or require defaulted properties, check
 //! the same facts, so what they send is exactly what the projection allows.
 
+mod conditional;
 mod disjoint;
 mod prove;
 
@@ -30,6 +32,7 @@ use crate::vocab;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
+use conditional::reads_declared_scalars;
 pub(crate) use prove::proves;
 
 /// A schema reached at some location, with its pointer in the working form.
@@ -71,6 +74,8 @@ pub(crate) struct Gathered<'a> {
     /// A literal holding objects, or `uniqueItems`, reads the whole value here
     /// or above: the value must stay exactly as it is.
     pub(crate) frozen: bool,
+    /// An `if` applies here: filling a default could flip it, so none is filled.
+    pub(crate) conditional: bool,
     /// Unions that may be read by branch, met here and not chosen.
     pub(crate) unions: Vec<Union<'a>>,
     /// The names some gathered node requires (one lookup per key, however
@@ -177,7 +182,10 @@ fn gather_inner<'a>(doc: &Doc<'a>, starts: &[Src<'a>], choices: &Choices, disjoi
                     children.extend(m.iter().map(|(k, s)| (s, crate::pointer::push(&base, k))));
                 }
                 ("if" | "then" | "else" | "not", s) => {
-                    out.negative |= kw == "if" || kw == "not";
+                    // An `if` that reads only declared members' kinds and scalars
+                    // keeps its verdict when undeclared keys go: not negative.
+                    out.negative |= kw == "not" || (kw == "if" && !reads_declared_scalars(s));
+                    out.conditional |= kw == "if";
                     children.push((s, base));
                 }
                 _ => {}
@@ -276,7 +284,7 @@ impl<'a> Gathered<'a> {
     /// other node that would refuse the key), every schema of the property
     /// agrees on one `default`, and that default is proved valid against them.
     pub(crate) fn fillable(&self, doc: &Doc<'a>, name: &str) -> Option<Value> {
-        if self.negative || self.frozen || self.opaque {
+        if self.negative || self.frozen || self.opaque || self.conditional {
             return None;
         }
         for (map, _) in &self.nodes {

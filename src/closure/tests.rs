@@ -354,3 +354,46 @@ fn ok_additional_properties_never_applies_to_a_key_its_node_declares() {
     let at: Vec<String> = g.for_key("b").into_iter().map(|s| s.1).collect();
     assert_eq!(at, ["/additionalProperties", "/allOf/0/additionalProperties"]);
 }
+
+#[test]
+fn ok_an_if_reading_declared_scalars_lets_the_object_close() {
+    // jupyter_server's event schemas: `if` tests a declared member's literal.
+    let s = json!({"type": "object", "properties": {"kind": {"enum": ["file", "url"]}, "path": {"type": "string"},
+        "url": {"type": "string"}, "opts": {"type": "object", "properties": {"deep": {}}}},
+        "required": ["kind"],
+        "if": {"properties": {"kind": {"const": "file"}, "opts": {"type": "object"}}, "required": ["kind"]},
+        "then": {"required": ["path"]}, "else": {"required": ["url"]}});
+    let v = json!({"kind": "file", "path": "a", "x": 1, "opts": {"deep": 1, "y": 2}});
+    assert_eq!(project(&s, &v), json!({"kind": "file", "path": "a", "opts": {"deep": 1}}));
+    // Its verdict is the same after the projection, under `then` and `else`.
+    let valid = jsonschema::options().offline().build(&s).expect("builds");
+    for v in [v, json!({"kind": "url", "url": "u", "z": [1]})] {
+        assert!(valid.is_valid(&v) && valid.is_valid(&project(&s, &v)), "{v}");
+    }
+    // No default is filled where an `if` applies: filling could flip it.
+    let d = json!({"properties": {"a": {"default": 1}}, "if": {"properties": {"a": {"const": 1}}}, "then": false});
+    assert_eq!(project(&d, &json!({})), json!({}));
+}
+
+#[test]
+fn err_an_if_reading_more_than_declared_scalars_keeps_everything() {
+    let keep = json!({"a": {"b": 1, "c": 2}, "x": 2});
+    for cond in [
+        json!({"properties": {"a": {"properties": {"b": {"const": 1}}}}}),
+        json!({"properties": {"a": {"const": {"b": 1}}}}),
+        json!({"maxProperties": 1}),
+        json!({"additionalProperties": false}),
+        json!({"not": {"required": ["a"]}}),
+        json!({"$ref": "#/$defs/D"}),
+        json!({"allOf": [{"properties": {"a": {"type": "object"}}}]}),
+    ] {
+        let s = json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {}}}},
+            "if": cond, "then": true, "$defs": {"D": {"maxProperties": 1}}});
+        assert_eq!(project(&s, &keep), keep, "{s}");
+    }
+    // An `if` requiring an undeclared key keeps the object open (that key
+    // stays); below it, what the `if` does not read may still close.
+    let s = json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {}}}},
+        "if": {"required": ["x"]}, "then": true});
+    assert_eq!(project(&s, &keep), json!({"a": {"b": 1}, "x": 2}));
+}

@@ -225,7 +225,18 @@ fn rewrite(doc: &Doc<'_>, rules: &StrictRules, opts: &Options, root_unions: bool
             Ok((schema, exact, notes, annotated))
         }
         Verdict::OverLimits => {
-            Err(vec![Note::new("", "", Action::Degraded, "even rewritten, the schema exceeds the strict limits")])
+            // Which limits: the full pass names each.
+            let limits = match strict::qualify(&out_doc, &schema, rules, opts.assert_formats) {
+                Verdict::Fails(all) if !all.is_empty() => all,
+                _ => Vec::new(),
+            };
+            let said: Vec<String> = limits.into_iter().map(|n| n.reason).collect();
+            let reason = if said.is_empty() {
+                "even rewritten, the schema exceeds the strict limits".to_owned()
+            } else {
+                format!("even rewritten, the schema exceeds the strict limits: {}", said.join("; "))
+            };
+            Err(vec![Note::new("", "", Action::Degraded, reason)])
         }
         Verdict::Fails(first) => {
             // The fast pass stops at the first reason; the caller is told all of them.

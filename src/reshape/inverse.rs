@@ -74,9 +74,10 @@ fn undo(y: Value, node: &Value, at: &str, here: &str, cx: &Cx<'_, '_>, depth: us
     if node.get(PRESENT).is_some() {
         return match y {
             Value::Object(mut m) if m.contains_key("value") => {
-                let inner = node.pointer("/anyOf/1/properties/value").unwrap_or(&Value::Null);
+                let suffix = super::present_value(node);
+                let inner = node.pointer(suffix).unwrap_or(&Value::Null);
                 let v = m.remove("value").unwrap_or(Value::Null);
-                undo(v, inner, &format!("{at}/anyOf/1/properties/value"), here, cx, depth + 1)
+                undo(v, inner, &format!("{at}{suffix}"), here, cx, depth + 1)
             }
             other => Ok(other),
         };

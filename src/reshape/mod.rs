@@ -40,8 +40,28 @@ const WRAPPED: &str = "$schemacast:wrapped";
 /// branch by whether the value is `null`, without a validator.
 const OR_NULL: &str = "$schemacast:or-null";
 /// Marks the `anyOf: [null, {"value": T}]` of an optional property whose
-/// schema accepts `null`.
+/// schema accepts `null`; also the bare `{"value": T}` of a required member
+/// that a union's other branch sends behind such a wrapper
+/// ([`unions::disambiguate`]), so that both branches undo it alike.
 const PRESENT: &str = "$schemacast:present";
+
+/// Where a presence wrapper keeps `T`: below its `{"value"}` branch, or in
+/// itself when it is the bare required form.
+fn present_value(node: &Value) -> &'static str {
+    if node.get("anyOf").is_some() { "/anyOf/1/properties/value" } else { "/properties/value" }
+}
+
+/// `{"value": T}`: the object a presence wrapper sends a present value in.
+fn value_object(inner: Value) -> Map<String, Value> {
+    let mut wrapper = Map::new();
+    wrapper.insert("type".to_owned(), json!("object"));
+    let mut value = Map::new();
+    value.insert("value".to_owned(), inner);
+    wrapper.insert("properties".to_owned(), Value::Object(value));
+    wrapper.insert("required".to_owned(), json!(["value"]));
+    wrapper.insert("additionalProperties".to_owned(), Value::Bool(false));
+    wrapper
+}
 
 /// Decides whether the value `y`, as sent, satisfies the annotated schema's
 /// union branch at a pointer (its stripped form, in the context of the root).
@@ -112,15 +132,11 @@ fn rewrite_optionals_here(
         let Some(node) = props.get_mut(name) else { continue };
         let inner = std::mem::take(node);
         if admits_null(&inner, root, 0) {
-            let mut wrapper = Map::new();
-            wrapper.insert("type".to_owned(), json!("object"));
-            let mut value = Map::new();
-            value.insert("value".to_owned(), inner);
-            wrapper.insert("properties".to_owned(), Value::Object(value));
-            wrapper.insert("required".to_owned(), json!(["value"]));
-            wrapper.insert("additionalProperties".to_owned(), Value::Bool(false));
             let mut out = Map::new();
-            out.insert("anyOf".to_owned(), Value::Array(vec![json!({"type": "null"}), Value::Object(wrapper)]));
+            out.insert(
+                "anyOf".to_owned(),
+                Value::Array(vec![json!({"type": "null"}), Value::Object(value_object(inner))]),
+            );
             out.insert(PRESENT.to_owned(), Value::Bool(true));
             *node = Value::Object(out);
             present.push(name.clone());
@@ -315,7 +331,7 @@ fn fill(x: &Value, node: &Value, at: &str, cx: &Cx<'_, '_>, depth: usize) -> Opt
         return fill_at(x, node, "/anyOf/0", &at, cx, depth);
     }
     if node.get(PRESENT).is_some() {
-        let v = fill_at(x, node, "/anyOf/1/properties/value", &at, cx, depth)?;
+        let v = fill_at(x, node, present_value(node), &at, cx, depth)?;
         return Some(present(v));
     }
     if let Some(Value::Array(branches)) = node.get("anyOf") {
@@ -381,7 +397,9 @@ fn fill_object(m: &Map<String, Value>, node: &Value, at: &str, cx: &Cx<'_, '_>, 
                 Some(v) => {
                     out.insert(k.clone(), fill(v, sub, &p, cx, depth + 1)?);
                 }
-                None if sub.get(PRESENT).is_some() || sub.get(OR_NULL).is_some() => {
+                // Absent: `null` where that means absent (the bare required
+                // wrapper has no `null`: this branch does not fit).
+                None if (sub.get(PRESENT).is_some() && sub.get("anyOf").is_some()) || sub.get(OR_NULL).is_some() => {
                     out.insert(k.clone(), Value::Null);
                 }
                 None => {}

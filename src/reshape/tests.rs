@@ -168,16 +168,38 @@ fn ok_alternatives_that_differ_only_in_required_members_undo_alike() {
     for v in [json!({"email": "a"}), json!({"phone": "b"}), json!({"email": "a", "phone": "b"})] {
         assert_eq!(round_trip(&ann, &v), v);
     }
-    // A member whose schema takes `null` goes behind a presence wrapper in one
-    // branch and plain in the other: `null` would mean absent in one, `null` in
-    // the other, so the union is still refused at the root.
-    let mut ann = json!({"anyOf": [
-        {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": ["string", "null"]}},
-         "required": ["a"], "additionalProperties": false},
-        {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": ["string", "null"]}},
-         "required": ["n"], "additionalProperties": false}]});
-    optionals(&mut ann, &mut Vec::new());
-    assert!(disambiguate(&mut ann, &mut Vec::new()).is_err());
+    // A member whose schema takes `null` goes behind a presence wrapper where
+    // it is optional; where it is required it goes as `{"value": …}` too, so
+    // that `null` means absent in every branch and the branches undo alike.
+    let reshaped = || {
+        let mut ann = json!({"anyOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": ["string", "null"]}},
+             "required": ["a"], "additionalProperties": false},
+            {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": ["string", "null"]}},
+             "required": ["n"], "additionalProperties": false}]});
+        optionals(&mut ann, &mut Vec::new());
+        ann
+    };
+    let mut ann = reshaped();
+    let mut notes = Vec::new();
+    assert_eq!(disambiguate(&mut ann, &mut notes), Ok(false), "sent as a union: {ann}");
+    assert!(notes.iter().any(|n| n.reason.contains("n, required in some branches")), "{notes:?}");
+    assert_eq!(ann.pointer("/anyOf/1/properties/n/required"), Some(&json!(["value"])), "{ann}");
+    for v in [
+        json!({"a": "x"}),
+        json!({"n": null}),
+        json!({"n": "y"}),
+        json!({"a": "x", "n": null}),
+        json!({"a": "x", "n": "y"}),
+    ] {
+        assert_eq!(round_trip(&ann, &v), v);
+    }
+    // Without the rewrite, `{"a": "x", "n": null}` as sent for the first
+    // branch (`"n": null`, absent) reads as `{"a": "x", "n": null}` in the
+    // second: proved ambiguous, so the rewrite is needed.
+    let plain = reshaped();
+    let Value::Object(m) = &plain else { unreachable!() };
+    assert!(super::unions::ambiguous(m, &plain));
 }
 
 #[test]

@@ -30,9 +30,17 @@ const MAX_ALIKE_STEPS: usize = 4096;
 /// whole answer would promise less than JSON mode, so it is not sent.
 pub(crate) fn disambiguate(ann: &mut Value, notes: &mut Vec<Note>) -> Result<bool, Note> {
     let snapshot = ann.clone();
-    if let Value::Object(m) = &*ann
+    if let Value::Object(m) = ann
         && ambiguous(m, &snapshot)
     {
+        if let Some((out, more)) = harmonised(m, &snapshot, "") {
+            *m = out;
+            notes.extend(more);
+            let snapshot = ann.clone();
+            let mut changed = false;
+            settle(ann, &snapshot, "", notes, &mut changed, 0);
+            return Ok(changed);
+        }
         return Err(Note::new(
             "",
             "anyOf",
@@ -45,9 +53,60 @@ pub(crate) fn disambiguate(ann: &mut Value, notes: &mut Vec<Note>) -> Result<boo
     Ok(changed)
 }
 
+/// `m`'s union with its branches' members sent alike where that makes it
+/// decodable ([`uniform`]), or `None` when it stays ambiguous.
+fn harmonised(m: &Map<String, Value>, root: &Value, at: &str) -> Option<(Map<String, Value>, Vec<Note>)> {
+    let mut out = m.clone();
+    let mut notes = Vec::new();
+    (uniform(&mut out, at, &mut notes) && !ambiguous(&out, root)).then_some((out, notes))
+}
+
+/// Sends each member alike in every object branch of the union `m`: where
+/// one branch sends it behind a presence wrapper (optional there, its schema
+/// accepting `null`) and another requires it plainly, the required one is
+/// sent as `{"value": …}` as well (exact: a required member is always there).
+/// Then both branches undo it alike, and the union needs no JSON text.
+/// Returns whether anything changed.
+fn uniform(m: &mut Map<String, Value>, at: &str, notes: &mut Vec<Note>) -> bool {
+    let Some(Value::Array(branches)) = m.get_mut("anyOf") else { return false };
+    let props = |b: &Value| b.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
+    let wrapped: Vec<String> = branches
+        .iter()
+        .flat_map(|b| props(b).into_iter().filter(|(_, s)| s.get(PRESENT).is_some()).map(|(k, _)| k))
+        .collect();
+    let mut done: Vec<String> = Vec::new();
+    for b in branches.iter_mut() {
+        let Value::Object(bm) = b else { continue };
+        let required: Vec<String> = match bm.get("required") {
+            Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+            _ => continue,
+        };
+        let Some(Value::Object(ps)) = bm.get_mut("properties") else { continue };
+        for (k, s) in ps.iter_mut() {
+            if wrapped.contains(k) && required.contains(k) && s.get(PRESENT).is_none() {
+                let mut bare = super::value_object(std::mem::take(s));
+                bare.insert(PRESENT.to_owned(), Value::Bool(true));
+                *s = Value::Object(bare);
+                if !done.contains(k) {
+                    done.push(k.clone());
+                    notes.push(Note::new(
+                        at,
+                        "anyOf",
+                        Action::Rewritten,
+                        format!(
+                            "reshape: {k}, required in some branches of this union and optional in others, is sent as `{{\"value\": …}}` in every branch where it is present, so that decode reads the branches alike; decode undoes it"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    !done.is_empty()
+}
+
 /// Whether `m` is a union one of whose rewritten branches sends values that
 /// another branch also accepts and undoes otherwise.
-fn ambiguous(m: &Map<String, Value>, root: &Value) -> bool {
+pub(super) fn ambiguous(m: &Map<String, Value>, root: &Value) -> bool {
     match m.get("anyOf") {
         Some(Value::Array(branches)) if !m.contains_key(OR_NULL) && !m.contains_key(PRESENT) => {
             let marks: Vec<bool> = branches.iter().map(|b| marked(b, root, &mut Vec::new())).collect();
@@ -193,7 +252,11 @@ fn alike_objects(
             return true;
         }
         if x.get(PRESENT).is_some() || y.get(PRESENT).is_some() {
-            return false;
+            // Two presence wrappers (optional or required) undo alike when
+            // their values do: `null` is absent in both, `{"value": v}` is `v`.
+            let value = |v: &Value| v.get(PRESENT).and_then(|_| v.pointer(super::present_value(v)).cloned());
+            let (Some(ix), Some(iy)) = (value(x), value(y)) else { return false };
+            return alike(&ix, &iy, root, depth + 1, steps);
         }
         // The member as it is when not `null`-for-absent.
         let inner = |m: &Map<String, Value>, v: &Value| -> Option<Value> {
@@ -248,6 +311,14 @@ fn settle(v: &mut Value, root: &Value, at: &str, notes: &mut Vec<Note>, changed:
         return;
     }
     if ambiguous(m, root) {
+        if let Some((out, more)) = harmonised(m, root, at) {
+            *m = out;
+            notes.extend(more);
+            crate::lower::for_each_child_at_mut(m, at, &mut |s, here| {
+                settle(s, root, &here, notes, changed, depth + 1)
+            });
+            return;
+        }
         let mut text = crate::lower::json_text_node();
         if let Value::Object(out) = &mut text {
             for k in ["description", "title"] {
