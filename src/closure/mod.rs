@@ -75,7 +75,7 @@ pub(crate) struct Gathered<'a> {
     /// or above: the value must stay exactly as it is.
     pub(crate) frozen: bool,
     /// An `if` applies here: filling a default could flip it, so none is filled.
-    pub(crate) conditional: bool,
+    conditional: bool,
     /// Unions that may be read by branch, met here and not chosen.
     pub(crate) unions: Vec<Union<'a>>,
     /// The names some gathered node requires (one lookup per key, however

@@ -370,6 +370,12 @@ fn ok_an_if_reading_declared_scalars_lets_the_object_close() {
     for v in [v, json!({"kind": "url", "url": "u", "z": [1]})] {
         assert!(valid.is_valid(&v) && valid.is_valid(&project(&s, &v)), "{v}");
     }
+    // A key only the `if` names is declared by it, so kept: dropping it would
+    // change the `if`'s verdict (true here, false without it).
+    let own = json!({"type": "object", "properties": {"n": {"type": "integer"}},
+        "if": {"properties": {"legacy": {"const": true}}, "required": ["legacy"]},
+        "then": {"properties": {"n": {"maximum": 5}}}});
+    assert_eq!(project(&own, &json!({"n": 3, "legacy": true, "x": 1})), json!({"n": 3, "legacy": true}));
     // No default is filled where an `if` applies: filling could flip it.
     let d = json!({"properties": {"a": {"default": 1}}, "if": {"properties": {"a": {"const": 1}}}, "then": false});
     assert_eq!(project(&d, &json!({})), json!({}));
