@@ -12,7 +12,7 @@
 //!
 //! The location is **closable** when some gathered node declares a property, no
 //! gathered node says anything else about undeclared keys, every `required`
-//! name is declared, and nothing at or above it reads the whole value (a
+//! name is declared (and every name a `dependentRequired` reads), and nothing at or above it reads the whole value (a
 //! literal holding an object, `uniqueItems` over the elements, `not`, an `if`
 //! that reads more than declared members' kinds and scalars, an exclusive
 //! `oneOf`). The projection drops, at closable locations, every key
@@ -251,17 +251,29 @@ impl<'a> Gathered<'a> {
                     Some(_) => true,
                 };
                 additional
-                    || [
-                        "patternProperties",
-                        "propertyNames",
-                        "minProperties",
-                        "dependentRequired",
-                        "dependentSchemas",
-                        "unevaluatedProperties",
-                    ]
-                    .iter()
-                    .any(|k| map.contains_key(*k))
+                    || ["patternProperties", "propertyNames", "minProperties", "unevaluatedProperties"]
+                        .iter()
+                        .any(|k| map.contains_key(*k))
             })
+    }
+
+    /// Does every `dependentRequired` here name declared keys only (its
+    /// triggers and the keys they require)? Its verdict then rests on declared
+    /// keys alone, which the projection keeps. (`dependentSchemas` needs no
+    /// check of its own: its schemas are gathered like any in-place
+    /// applicator's, and a key whose presence turns one on only removes that
+    /// schema's demands when it is dropped.)
+    fn dependencies_declared(&self, declared: &HashSet<&str>) -> bool {
+        self.nodes.iter().all(|(map, _)| match map.get("dependentRequired") {
+            None => true,
+            Some(Value::Object(deps)) => deps.iter().all(|(trigger, names)| {
+                declared.contains(trigger.as_str())
+                    && names
+                        .as_array()
+                        .is_some_and(|names| names.iter().all(|n| n.as_str().is_some_and(|n| declared.contains(n))))
+            }),
+            Some(_) => false,
+        })
     }
 
     /// Contract §3: may undeclared keys be dropped here?
@@ -271,6 +283,7 @@ impl<'a> Gathered<'a> {
             && !self.negative
             && !self.frozen
             && !self.speaks_of_undeclared()
+            && self.dependencies_declared(&declared)
             && self.nodes.iter().all(|(map, _)| match map.get("required") {
                 Some(Value::Array(names)) => names.iter().all(|n| n.as_str().is_some_and(|n| declared.contains(n))),
                 _ => true,

@@ -403,3 +403,44 @@ fn err_an_if_reading_more_than_declared_scalars_keeps_everything() {
         "if": {"required": ["x"]}, "then": true});
     assert_eq!(project(&s, &keep), json!({"a": {"b": 1}, "x": 2}));
 }
+
+#[test]
+fn ok_dependencies_over_declared_members_let_the_object_close() {
+    // A checkout form: a card needs a billing address, delivery needs an address.
+    let s = json!({"type": "object", "properties": {"card": {"type": "string"}, "billing": {"type": "string"},
+        "delivery": {"enum": ["post"]}, "address": {"type": "string"}},
+        "dependentRequired": {"card": ["billing"]},
+        "dependentSchemas": {"delivery": {"properties": {"address": {"minLength": 5}}, "required": ["address"]}}});
+    let valid = jsonschema::options().offline().build(&s).expect("builds");
+    for (v, projected) in [
+        (json!({"card": "1", "billing": "b", "utm": 1}), json!({"card": "1", "billing": "b"})),
+        (json!({"delivery": "post", "address": "1 Road", "x": {}}), json!({"delivery": "post", "address": "1 Road"})),
+        (json!({"billing": "b", "x-1": null}), json!({"billing": "b"})),
+    ] {
+        assert!(valid.is_valid(&v), "{v}");
+        assert_eq!(project(&s, &v), projected, "{v}");
+        assert!(valid.is_valid(&projected), "the projection keeps the dependencies' verdict: {projected}");
+    }
+    // A key only a dependent schema declares is declared there: it is kept.
+    let own = json!({"type": "object", "properties": {"gift": {"type": "boolean"}},
+        "dependentSchemas": {"gift": {"properties": {"note": {"type": "string"}}}}});
+    assert_eq!(project(&own, &json!({"gift": true, "note": "hi", "x": 1})), json!({"gift": true, "note": "hi"}));
+    assert_eq!(project(&own, &json!({"note": 7, "x": 1})), json!({"note": 7}), "no trigger: any `note` is kept");
+}
+
+#[test]
+fn err_dependencies_reading_undeclared_keys_keep_everything() {
+    for s in [
+        // A declared trigger requires a key nobody declares: dropping it breaks the dependency.
+        json!({"properties": {"phone": {}}, "dependentRequired": {"phone": ["country"]}}),
+        // An undeclared trigger: left alone too (the rule asks every name declared).
+        json!({"properties": {"a": {}}, "dependentRequired": {"country": ["a"]}}),
+        // A dependent schema that speaks of undeclared keys, or requires one.
+        json!({"properties": {"a": {}}, "dependentSchemas": {"a": {"minProperties": 3}}}),
+        json!({"properties": {"a": {}}, "dependentSchemas": {"a": {"required": ["country"]}}}),
+        json!({"properties": {"a": {}}, "dependentSchemas": {"a": {"not": {"required": ["a"]}}}}),
+    ] {
+        let v = json!({"phone": "1", "country": "GB", "a": 1});
+        assert_eq!(project(&s, &v), v, "{s}");
+    }
+}

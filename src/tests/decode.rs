@@ -122,7 +122,7 @@ pub(crate) fn arbitrary_body() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(super::props::config())]
 
     /// `decode(encode(x)) == x` for every valid `x`, where the emission can carry it.
     #[test]

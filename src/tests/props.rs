@@ -7,8 +7,10 @@ use crate::{Options, Provider};
 use proptest::prelude::*;
 use serde_json::Value;
 
-fn config() -> ProptestConfig {
-    ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() }
+/// 256 cases, or `PROPTEST_CASES` when set (the literal alone would override it).
+pub(super) fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(256);
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
 }
 
 fn option_sets() -> Vec<Options> {

@@ -73,7 +73,7 @@ fn object(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = 
     (
         prop::collection::vec((prop::sample::select(NAMES), inner.clone()), 0..4),
         prop::collection::vec(prop::sample::select(NAMES), 0..3),
-        prop::sample::select(&[0u8, 0, 1, 2, 3, 4, 5, 6, 7, 8][..]),
+        prop::sample::select(&[0u8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9][..]),
         inner,
         any::<bool>(),
     )
@@ -121,6 +121,17 @@ fn object(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = 
                 // A literal above: the value must stay exactly as it is.
                 6 => {
                     m.insert("enum".into(), json!([{"a": 1, "b": [1]}, {"c": {"a": 1, "x-1": null}}, {}]));
+                }
+                // Dependencies: on declared names, or on a ghost (closing must
+                // then keep what they read).
+                7 => {
+                    let trigger = declared.first().map_or("x-1", String::as_str);
+                    let needs = declared.get(1).map_or("x-1", String::as_str);
+                    m.insert("dependentRequired".into(), json!({trigger: [needs]}));
+                }
+                8 => {
+                    let trigger = declared.last().map_or("x-1", String::as_str);
+                    m.insert("dependentSchemas".into(), json!({trigger: sub}));
                 }
                 _ => {}
             }
@@ -280,7 +291,8 @@ fn to_legacy(v: Value, draft: crate::Draft, depth: usize) -> Value {
                 out.insert(bound.into(), sub);
                 out.insert(k, json!(true));
             }
-            "dependentRequired" => {
+            // 2019-09 has both names; earlier drafts have `dependencies` only.
+            "dependentRequired" | "dependentSchemas" if draft != Draft::Draft201909 => {
                 out.insert("dependencies".into(), sub);
             }
             _ => {
