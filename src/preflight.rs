@@ -306,6 +306,12 @@ fn meta_validate(schema: &Value, draft: Draft, at: &str) -> Result<(), Error> {
                 Value::String(encoded)
             ));
         }
+        // A name in `$id` (griptape writes `"$id": "CrmTool ToolAction Schema"`).
+        let named_id = p.pointer.ends_with("/$id")
+            && schema.pointer(&p.pointer).and_then(Value::as_str).is_some_and(|id| id.contains(' '));
+        if named_id {
+            p.message.push_str(" (`$id` is the URI the schema's references resolve against, and a name with spaces is none: the validator cannot be built from it; move the name to `title`, or percent-encode its spaces)");
+        }
         p.pointer = format!("{at}{}", p.pointer);
     }
     if problems.is_empty() { Ok(()) } else { Err(Error::many(ErrorKind::InvalidSchema, problems)) }
