@@ -12,14 +12,15 @@
 //!
 //! The location is **closable** when some gathered node declares a property, no
 //! gathered node says anything else about undeclared keys, every `required`
-//! name is declared (and every name a `dependentRequired` reads), and nothing at or above it reads the whole value (a
-//! literal holding an object, `uniqueItems` over the elements, `not`, an `if`
-//! that reads more than declared members' kinds and scalars, an exclusive
-//! `oneOf`). The projection drops, at closable locations, every key
-//! that no gathered node declares, and **fills** an absent declared property
-//! with its `default` where [`Gathered::fillable`] proves that keeps the value
-//! valid. Emitters that close objects, or require defaulted properties, check
-//! the same facts, so what they send is exactly what the projection allows.
+//! name (and every name a `dependentRequired` reads) is declared, and nothing
+//! at or above it reads the whole value (a literal holding an object,
+//! `uniqueItems` over the elements, `not`, an `if` that reads more than
+//! declared members' kinds and scalars, an exclusive `oneOf`). The projection
+//! drops, at closable locations, every key that no gathered node declares, and
+//! **fills** an absent declared property with its `default` where
+//! [`Gathered::fillable`] proves that keeps the value valid. Emitters that
+//! close objects, or require defaulted properties, check the same facts, so
+//! what they send is exactly what the projection allows.
 
 mod conditional;
 mod disjoint;
