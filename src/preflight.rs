@@ -308,6 +308,7 @@ fn meta_validate(schema: &Value, draft: Draft, at: &str) -> Result<(), Error> {
         }
         // A name in `$id` (griptape writes `"$id": "CrmTool ToolAction Schema"`).
         let named_id = p.pointer.ends_with("/$id")
+            && p.message.ends_with("is not a \"uri-reference\"")
             && schema.pointer(&p.pointer).and_then(Value::as_str).is_some_and(|id| id.contains(' '));
         if named_id {
             p.message.push_str(" (`$id` is the URI the schema's references resolve against, and a name with spaces is none: the validator cannot be built from it; move the name to `title`, or percent-encode its spaces)");

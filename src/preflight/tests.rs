@@ -210,7 +210,7 @@ fn err_unencoded_reference_says_how_to_write_it() {
 fn err_a_name_in_id_says_what_to_do() {
     // griptape writes its tool's name there; percent-encoded, it is a URI reference.
     let named = json!({"$schema": "http://json-schema.org/draft-07/schema#", "$id": "CrmTool ToolAction Schema",
-        "type": "object", "properties": {"n": {"minLength": "x"}, "d": {"$id": "urn:example:d"}}});
+        "type": "object", "properties": {"n": {"minLength": "x"}, "d": {"$id": "urn:example:d"}, "$id": "a b"}});
     let e = run(named.clone()).unwrap_err();
     let at: Vec<(&str, bool)> =
         e.problems().iter().map(|p| (p.pointer.as_str(), p.message.contains("move the name to `title`"))).collect();
@@ -218,5 +218,6 @@ fn err_a_name_in_id_says_what_to_do() {
     assert!(at.iter().all(|(p, h)| *h == (*p == "/$id")), "only the named `$id` gets the hint: {at:?}");
     let mut encoded = named;
     encoded["$id"] = json!("CrmTool%20ToolAction%20Schema");
+    encoded["properties"]["$id"] = json!({"type": "string"});
     only_problem_under(&encoded, &[Draft::Draft7], "/properties/n/minLength");
 }

@@ -4,12 +4,9 @@
 //! Each event is met as a client meets it: split from the raw SSE bytes and
 //! parsed, then pushed (reading the partial value after each). *net* is what
 //! the decoder adds to reading the events (stream − read), against `decode`
-//! of the already parsed body, the footing of `decode`'s own bench. The same
-//! is timed for a client that parses the events of each network read before
-//! pushing them (*net/read*): the decoder's work is the same, but its code and
-//! the client's parser no longer take turns in the caches at every event.
-//! *whole* is end to end: the raw stream against parsing the whole body's text
-//! and decoding it.
+//! of the already parsed body, the footing of `decode`'s own bench. *whole*
+//! is end to end: the raw stream against parsing the whole body's text and
+//! decoding it.
 
 use super::{Io, with_peak};
 use schemacast::{EventSplitter, Mode, Options, Provider};
@@ -72,8 +69,8 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
         "\nstream: a {text_len}-byte answer in {PIECE_BYTES}-byte events, against one decode of the whole response (mode schema)"
     ));
     io.print(&format!(
-        "{:<16} {:>6} {:>11} {:>11} {:>11} {:>11} {:>8} {:>9} {:>8} {:>10}",
-        "provider", "events", "decode ns", "read ns", "stream ns", "net ns", "net", "net/read", "whole", "peak RSS"
+        "{:<16} {:>6} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {:>10}",
+        "provider", "events", "decode ns", "read ns", "stream ns", "net ns", "net", "whole", "peak RSS"
     ));
     let mut worst: Option<(f64, Provider)> = None;
     for p in providers {
@@ -104,49 +101,25 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
             }
             n + usize::from(push && s.finish().is_ok())
         };
-        // The same, the events of each network read parsed before any is pushed.
-        let run_by_read = |push: bool| {
-            let mut s = em.stream();
-            let mut split = EventSplitter::new();
-            let mut n = 0;
-            for chunk in sse.as_bytes().chunks(4096) {
-                let parsed: Vec<Value> =
-                    split.feed(chunk).iter().filter_map(|e| serde_json::from_str(&e.data).ok()).collect();
-                for v in &parsed {
-                    if push {
-                        n += usize::from(black_box(s.push(v).value()).is_some());
-                    } else {
-                        n += usize::from(black_box(v).is_object());
-                    }
-                }
-            }
-            n + usize::from(push && s.finish().is_ok())
-        };
         let whole = || {
             let v: Value = serde_json::from_str(&body_text).unwrap_or(Value::Null);
             usize::from(em.decode(&v).is_ok())
         };
-        // The six are timed in turn within each round, so that the load of a
+        // The four are timed in turn within each round, so that the load of a
         // shared machine weighs on them alike; medians of the rounds.
         let (times, peak) = with_peak(|| {
             interleaved(
                 rounds * 5,
-                &mut [
-                    &mut || usize::from(em.decode(&body).is_ok()),
-                    &mut || run(false),
-                    &mut || run(true),
-                    &mut || run_by_read(false),
-                    &mut || run_by_read(true),
-                    &mut { whole },
-                ],
+                &mut [&mut || usize::from(em.decode(&body).is_ok()), &mut || run(false), &mut || run(true), &mut {
+                    whole
+                }],
             )
         });
-        let [decode, read, stream, read_by_read, stream_by_read, whole] = times;
-        let footing = decode.max(f64::MIN_POSITIVE);
+        let [decode, read, stream, whole] = times;
         let net = (stream - read).max(0.0);
-        let ratio = net / footing;
+        let ratio = net / decode.max(f64::MIN_POSITIVE);
         io.print(&format!(
-            "{:<16} {:>6} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>7.2}x {:>8.2}x {:>7.2}x {:>10}",
+            "{:<16} {:>6} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>7.2}x {:>7.2}x {:>10}",
             p.name(),
             events.len(),
             decode,
@@ -154,7 +127,6 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
             stream,
             net,
             ratio,
-            (stream_by_read - read_by_read).max(0.0) / footing,
             stream / whole.max(f64::MIN_POSITIVE),
             peak
         ));
