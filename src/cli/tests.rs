@@ -288,8 +288,8 @@ fn ok_bench_prints_its_columns() {
     let row = o.out.lines().find(|l| l.starts_with("ollama")).unwrap_or_else(|| panic!("an ollama row: {}", o.out));
     assert_eq!(
         row.split_whitespace().count(),
-        10,
-        "provider, events, four times, two ratios, peak and its unit: {row}"
+        11,
+        "provider, events, four times, three ratios, peak and its unit: {row}"
     );
     assert!(o.out.contains("largest net ratio"), "{}", o.out);
     assert!(o.out.contains("scaling (ollama)"), "{}", o.out);

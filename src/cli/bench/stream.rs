@@ -6,7 +6,8 @@
 //! the decoder adds to reading the events (stream − read), against `decode`
 //! of the already parsed body, the footing of `decode`'s own bench. *whole*
 //! is end to end: the raw stream against parsing the whole body's text and
-//! decoding it.
+//! decoding it. *fed* is the decoder alone: the same events parsed
+//! beforehand, pushed and finished, against the same `decode`.
 
 use super::{Io, with_peak};
 use schemacast::{EventSplitter, Mode, Options, Provider};
@@ -69,8 +70,8 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
         "\nstream: a {text_len}-byte answer in {PIECE_BYTES}-byte events, against one decode of the whole response (mode schema)"
     ));
     io.print(&format!(
-        "{:<16} {:>6} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {:>10}",
-        "provider", "events", "decode ns", "read ns", "stream ns", "net ns", "net", "whole", "peak RSS"
+        "{:<16} {:>6} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {:>8} {:>10}",
+        "provider", "events", "decode ns", "read ns", "stream ns", "net ns", "net", "fed", "whole", "peak RSS"
     ));
     let mut worst: Option<(f64, Provider)> = None;
     for p in providers {
@@ -101,25 +102,38 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
             }
             n + usize::from(push && s.finish().is_ok())
         };
+        // The decoder alone: the events already parsed.
+        let fed = || {
+            let mut s = em.stream();
+            let mut n = 0;
+            for v in &events {
+                n += usize::from(black_box(s.push(v).value()).is_some());
+            }
+            n + usize::from(s.finish().is_ok())
+        };
         let whole = || {
             let v: Value = serde_json::from_str(&body_text).unwrap_or(Value::Null);
             usize::from(em.decode(&v).is_ok())
         };
-        // The four are timed in turn within each round, so that the load of a
+        // The five are timed in turn within each round, so that the load of a
         // shared machine weighs on them alike; medians of the rounds.
         let (times, peak) = with_peak(|| {
             interleaved(
                 rounds * 5,
-                &mut [&mut || usize::from(em.decode(&body).is_ok()), &mut || run(false), &mut || run(true), &mut {
-                    whole
-                }],
+                &mut [
+                    &mut || usize::from(em.decode(&body).is_ok()),
+                    &mut || run(false),
+                    &mut || run(true),
+                    &mut { fed },
+                    &mut { whole },
+                ],
             )
         });
-        let [decode, read, stream, whole] = times;
+        let [decode, read, stream, fed, whole] = times;
         let net = (stream - read).max(0.0);
         let ratio = net / decode.max(f64::MIN_POSITIVE);
         io.print(&format!(
-            "{:<16} {:>6} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>7.2}x {:>7.2}x {:>10}",
+            "{:<16} {:>6} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>7.2}x {:>7.2}x {:>7.2}x {:>10}",
             p.name(),
             events.len(),
             decode,
@@ -127,6 +141,7 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
             stream,
             net,
             ratio,
+            fed / decode.max(f64::MIN_POSITIVE),
             stream / whole.max(f64::MIN_POSITIVE),
             peak
         ));
