@@ -258,18 +258,21 @@ impl<'a> Gathered<'a> {
             })
     }
 
-    /// Does every `dependentRequired` here name declared keys only (its
-    /// triggers and the keys they require)? Its verdict then rests on declared
-    /// keys alone, which the projection keeps. (`dependentSchemas` needs no
+    /// Does every `dependentRequired` here whose trigger is declared require
+    /// declared keys only? Its verdict then rests on declared keys alone, which
+    /// the projection keeps; one whose trigger is undeclared never applies once
+    /// that trigger is dropped. (`dependentSchemas` needs no
     /// check of its own: its schemas are gathered like any in-place
     /// applicator's, and a key whose presence turns one on only removes that
     /// schema's demands when it is dropped.)
     fn dependencies_declared(&self, declared: &HashSet<&str>) -> bool {
         self.nodes.iter().all(|(map, _)| match map.get("dependentRequired") {
             None => true,
+            // An undeclared trigger is dropped with the other undeclared keys, so
+            // its dependency never applies to what is left.
             Some(Value::Object(deps)) => deps.iter().all(|(trigger, names)| {
-                declared.contains(trigger.as_str())
-                    && names
+                !declared.contains(trigger.as_str())
+                    || names
                         .as_array()
                         .is_some_and(|names| names.iter().all(|n| n.as_str().is_some_and(|n| declared.contains(n))))
             }),

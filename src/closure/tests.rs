@@ -421,6 +421,17 @@ fn ok_dependencies_over_declared_members_let_the_object_close() {
         assert_eq!(project(&s, &v), projected, "{v}");
         assert!(valid.is_valid(&projected), "the projection keeps the dependencies' verdict: {projected}");
     }
+    // An undeclared trigger goes with the other undeclared keys, and its
+    // dependency with it, whatever it requires.
+    for s in [
+        json!({"properties": {"a": {"type": "integer"}}, "dependentRequired": {"country": ["a"]}}),
+        json!({"properties": {"a": {"type": "integer"}}, "dependentRequired": {"country": ["zip"]}}),
+    ] {
+        let valid = jsonschema::options().offline().build(&s).expect("builds");
+        let v = json!({"country": "GB", "zip": "N1", "a": 1});
+        assert!(valid.is_valid(&v), "{v}");
+        assert_eq!(project(&s, &v), json!({"a": 1}), "{s}");
+    }
     // A key only a dependent schema declares is declared there: it is kept.
     let own = json!({"type": "object", "properties": {"gift": {"type": "boolean"}},
         "dependentSchemas": {"gift": {"properties": {"note": {"type": "string"}}}}});
@@ -433,8 +444,6 @@ fn err_dependencies_reading_undeclared_keys_keep_everything() {
     for s in [
         // A declared trigger requires a key nobody declares: dropping it breaks the dependency.
         json!({"properties": {"phone": {}}, "dependentRequired": {"phone": ["country"]}}),
-        // An undeclared trigger: left alone too (the rule asks every name declared).
-        json!({"properties": {"a": {}}, "dependentRequired": {"country": ["a"]}}),
         // A dependent schema that speaks of undeclared keys, or requires one.
         json!({"properties": {"a": {}}, "dependentSchemas": {"a": {"minProperties": 3}}}),
         json!({"properties": {"a": {}}, "dependentSchemas": {"a": {"required": ["country"]}}}),

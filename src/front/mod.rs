@@ -115,6 +115,12 @@ impl Work<'_> {
             return;
         }
         for n in notes {
+            // A keyword renamed at that node is named as the caller wrote it
+            // (draft-07 `dependencies` for the working `dependentRequired`).
+            let renames = self.origins.get(&n.pointer).map_or(&[][..], |o| &o.renames[..]);
+            if let Some((_, written)) = renames.iter().find(|(w, _)| *w == n.keyword) {
+                n.keyword = (*written).to_owned();
+            }
             n.pointer = self.source_pointer(&n.pointer);
         }
     }

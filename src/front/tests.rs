@@ -141,6 +141,33 @@ fn ok_source_pointers_follow_renames() {
 }
 
 #[test]
+fn ok_notes_name_keywords_as_the_caller_wrote_them() {
+    use crate::note::{Action, Note};
+    let s = json!({"properties": {"t": {"items": [{"type": "string"}], "additionalItems": false,
+        "dependencies": {"a": ["b"], "c": {"required": ["d"]}}, "maxItems": 1}}});
+    let w = normalize(&s, Draft::Draft7, docs(Draft::Draft7)).expect("ok");
+    let mut notes: Vec<Note> = ["prefixItems", "items", "dependentRequired", "dependentSchemas", "maxItems"]
+        .into_iter()
+        .map(|k| Note::new("/properties/t", k, Action::Dropped, "r"))
+        .collect();
+    // A pointer into the node's subschema keeps its keyword (no rename there).
+    notes.push(Note::new("/properties/t/prefixItems/0", "type", Action::Dropped, "r"));
+    w.translate(&mut notes);
+    let named: Vec<(&str, &str)> = notes.iter().map(|n| (n.pointer.as_str(), n.keyword.as_str())).collect();
+    assert_eq!(
+        named,
+        [
+            ("/properties/t", "items"),
+            ("/properties/t", "additionalItems"),
+            ("/properties/t", "dependencies"),
+            ("/properties/t", "dependencies"),
+            ("/properties/t", "maxItems"),
+            ("/properties/t/items/0", "type"),
+        ]
+    );
+}
+
+#[test]
 fn err_unresolvable_references_are_located() {
     let s = json!({"properties": {"a": {"$ref": "other.json#/x"}, "b": {"$ref": "#/$defs/none"}}});
     let e = work(&s, Draft::Draft202012).unwrap_err();
