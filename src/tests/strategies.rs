@@ -73,7 +73,7 @@ fn object(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = 
     (
         prop::collection::vec((prop::sample::select(NAMES), inner.clone()), 0..4),
         prop::collection::vec(prop::sample::select(NAMES), 0..3),
-        prop::sample::select(&[0u8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9][..]),
+        prop::sample::select(&[0u8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10][..]),
         inner,
         any::<bool>(),
     )
@@ -132,6 +132,12 @@ fn object(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = 
                 8 => {
                     let trigger = declared.last().map_or("x-1", String::as_str);
                     m.insert("dependentSchemas".into(), json!({trigger: sub}));
+                }
+                // A ghost trigger (undeclared unless a property is named so):
+                // closing drops it, and its dependency with it.
+                10 => {
+                    let needs = declared.first().map_or("a", String::as_str);
+                    m.insert("dependentRequired".into(), json!({"x-1": [needs, "b"]}));
                 }
                 _ => {}
             }
