@@ -152,7 +152,9 @@ def _fit(branch, root, v, depth=0):
     if isinstance(v, dict) and isinstance(b.get("properties"), dict):
         for k in v:
             if k in b["properties"]:
-                score += 10
+                # A member's own value counts too: union branches told apart by a
+                # tag (`role: {"enum": ["user"]}`) declare the same names.
+                score += 10 + _fit(b["properties"][k], root, v[k], depth + 1)
             elif b.get("additionalProperties") is False:
                 score -= 100
             else:
