@@ -18,10 +18,12 @@ use crate::front::{self, Documents, Work};
 use crate::note::{Action, Note};
 use crate::options::Options;
 use crate::vocab::{self, Draft};
+use hints::percent_encoded;
 use input::{check_reserved, check_size, kind_of};
 use serde_json::Value;
 use std::sync::Arc;
 
+mod hints;
 mod input;
 
 /// A schema that passed preflight.
@@ -223,7 +225,10 @@ pub(crate) fn build_validator(schema: &Value, build: &Build) -> Result<jsonschem
         registry = builder.prepare().map_err(|e| fail(&e, String::new()))?;
         options = options.with_registry(&registry);
     }
-    options.offline().build(schema).map_err(|e| fail(&e, e.instance_path().to_string()))
+    options.offline().build(schema).map_err(|e| {
+        let at = e.instance_path().to_string();
+        fail(&format!("{e}{}", hints::foreign_regex(schema, &at)), at)
+    })
 }
 
 /// Validators for every sub-schema of a working form, keyed `#<pointer>`: how
@@ -313,29 +318,13 @@ fn meta_validate(schema: &Value, draft: Draft, at: &str) -> Result<(), Error> {
         if named_id {
             p.message.push_str(" (`$id` is the URI the schema's references resolve against, and a name with spaces is none: the validator cannot be built from it; move the name to `title`, or percent-encode its spaces)");
         }
+        // A pattern in Python's dialect (poetry-core writes `\A…\Z`).
+        if p.message.ends_with("is not a \"regex\"") {
+            p.message.push_str(hints::foreign_regex(schema, &p.pointer));
+        }
         p.pointer = format!("{at}{}", p.pointer);
     }
     if problems.is_empty() { Ok(()) } else { Err(Error::many(ErrorKind::InvalidSchema, problems)) }
-}
-
-/// `reference` with every byte a URI fragment does not allow percent-encoded
-/// (RFC 3986: unreserved, sub-delimiters, `:`, `@`, `/`, `?` and escapes
-/// stay), when it is a same-document reference that needs any.
-fn percent_encoded(reference: &str) -> Option<String> {
-    let fragment = reference.strip_prefix('#')?;
-    let keep = |b: u8| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?%".contains(&b);
-    if fragment.bytes().all(keep) {
-        return None;
-    }
-    let mut out = String::from("#");
-    for b in fragment.bytes() {
-        if keep(b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    Some(out)
 }
 
 fn collect<'a>(errors: impl Iterator<Item = jsonschema::ValidationError<'a>>) -> Vec<Problem> {

@@ -221,3 +221,21 @@ fn err_a_name_in_id_says_what_to_do() {
     encoded["properties"]["$id"] = json!({"type": "string"});
     only_problem_under(&encoded, &[Draft::Draft7], "/properties/n/minLength");
 }
+
+#[test]
+fn err_python_anchors_in_a_pattern_say_what_to_write() {
+    let hinted = |s: Value| {
+        let e = run(s).unwrap_err();
+        e.problems().iter().map(|p| (p.pointer.clone(), p.message.contains("write `^` and `$`"))).collect::<Vec<_>>()
+    };
+    // poetry-core writes `\A…\Z`, as Python's `re` reads it.
+    let python = json!({"properties": {"d": {"type": "string", "pattern": "\\A[^\\n]*\\Z"}}});
+    assert_eq!(hinted(python.clone()), [("/properties/d/pattern".to_owned(), true)]);
+    // Found by the meta-schema's `format: regex` (draft 4) or when the validator is built (2020-12).
+    let mut draft4 = python;
+    draft4["$schema"] = json!("http://json-schema.org/draft-04/schema#");
+    assert_eq!(hinted(draft4), [("/properties/d/pattern".to_owned(), true)]);
+    // Another broken pattern gets no such hint.
+    let broken = json!({"properties": {"d": {"type": "string", "pattern": "([a-z"}}});
+    assert_eq!(hinted(broken), [("/properties/d/pattern".to_owned(), false)]);
+}
