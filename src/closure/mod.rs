@@ -12,7 +12,8 @@
 //!
 //! The location is **closable** when some gathered node declares a property, no
 //! gathered node says anything else about undeclared keys, every `required`
-//! name (and every name a `dependentRequired` reads) is declared, and nothing
+//! name (and every name a `dependentRequired` with a declared trigger
+//! requires) is declared, and nothing
 //! at or above it reads the whole value (a literal holding an object,
 //! `uniqueItems` over the elements, `not`, an `if` that reads more than
 //! declared members' kinds and scalars, an exclusive `oneOf`). The projection

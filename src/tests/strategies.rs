@@ -297,9 +297,10 @@ fn to_legacy(v: Value, draft: crate::Draft, depth: usize) -> Value {
                 out.insert(bound.into(), sub);
                 out.insert(k, json!(true));
             }
-            // 2019-09 has both names; earlier drafts have `dependencies` only.
+            // 2019-09 has both names; earlier drafts have `dependencies` only,
+            // which takes the entries of both.
             "dependentRequired" | "dependentSchemas" if draft != Draft::Draft201909 => {
-                out.insert("dependencies".into(), sub);
+                merge_dependencies(&mut out, sub);
             }
             _ => {
                 out.insert(k, sub);
@@ -318,9 +319,21 @@ fn to_legacy(v: Value, draft: crate::Draft, depth: usize) -> Value {
         && depth.is_multiple_of(3)
     {
         let names: Vec<String> = props.keys().cloned().collect();
-        out.insert("dependencies".into(), json!({names[0].clone(): [names[1].clone()]}));
+        merge_dependencies(&mut out, json!({names[0].clone(): [names[1].clone()]}));
     }
     Value::Object(out)
+}
+
+/// Adds `entries` to the schema's `dependencies`, keeping any already there
+/// (a trigger keeps its first entry).
+fn merge_dependencies(schema: &mut Map<String, Value>, entries: Value) {
+    let Value::Object(entries) = entries else { return };
+    let slot = schema.entry("dependencies").or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(deps) = slot {
+        for (trigger, dep) in entries {
+            deps.entry(trigger).or_insert(dep);
+        }
+    }
 }
 
 fn legacy_map(v: Value, draft: crate::Draft, depth: usize) -> Value {

@@ -6,7 +6,7 @@
 //! the figure flat: *growth* near 1.
 
 use super::Io;
-use super::stream::{PIECE_BYTES, answer, schema};
+use super::stream::{PIECE_BYTES, answer, pushed, schema};
 use schemacast::{Mode, Options, Provider};
 use serde_json::{Value, json};
 use std::hint::black_box;
@@ -75,11 +75,7 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, provider: Provider) {
             continue;
         };
         let stream = |em: &schemacast::Emission, events: &[Value]| {
-            let mut s = em.stream();
-            for e in events {
-                black_box(s.push(e).value());
-            }
-            black_box(s.finish().is_ok());
+            black_box(pushed(em, events));
         };
         let best = fastest(rounds, &mut [&mut || stream(small, small_events), &mut || stream(large, large_events)]);
         let per_byte = [best[0] / (*small_len).max(1) as f64, best[1] / (*large_len).max(1) as f64];

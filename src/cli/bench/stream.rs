@@ -10,7 +10,7 @@
 //! beforehand, pushed and finished, against the same `decode`.
 
 use super::{Io, with_peak};
-use schemacast::{EventSplitter, Mode, Options, Provider};
+use schemacast::{Emission, EventSplitter, Mode, Options, Provider};
 use serde_json::{Value, json};
 use std::hint::black_box;
 use std::time::Instant;
@@ -42,6 +42,17 @@ pub(super) fn answer(bytes: usize) -> Value {
         i += 1;
     }
     json!({"items": items})
+}
+
+/// The decoder alone: `events` (already parsed) pushed one by one, the
+/// partial value read after each, then finished.
+pub(super) fn pushed(em: &Emission, events: &[Value]) -> usize {
+    let mut s = em.stream();
+    let mut n = 0;
+    for e in events {
+        n += usize::from(black_box(s.push(e).value()).is_some());
+    }
+    n + usize::from(s.finish().is_ok())
 }
 
 /// The median time in nanoseconds of each of `work`, timed one after the other
@@ -103,14 +114,7 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
             n + usize::from(push && s.finish().is_ok())
         };
         // The decoder alone: the events already parsed.
-        let fed = || {
-            let mut s = em.stream();
-            let mut n = 0;
-            for v in &events {
-                n += usize::from(black_box(s.push(v).value()).is_some());
-            }
-            n + usize::from(s.finish().is_ok())
-        };
+        let fed = || pushed(&em, &events);
         let whole = || {
             let v: Value = serde_json::from_str(&body_text).unwrap_or(Value::Null);
             usize::from(em.decode(&v).is_ok())
