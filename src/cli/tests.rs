@@ -288,10 +288,11 @@ fn ok_bench_prints_its_columns() {
     let row = o.out.lines().find(|l| l.starts_with("ollama")).unwrap_or_else(|| panic!("an ollama row: {}", o.out));
     assert_eq!(
         row.split_whitespace().count(),
-        11,
-        "provider, events, four times, three ratios, peak and its unit: {row}"
+        12,
+        "provider, events, four times, four ratios, peak and its unit: {row}"
     );
     assert!(o.out.contains("largest net ratio"), "{}", o.out);
+    assert!(o.out.contains("largest text ratio"), "{}", o.out);
     assert!(o.out.contains("scaling (ollama)"), "{}", o.out);
     for shape in ["records", "long enum string", "map members", "nested arrays"] {
         let row = o.out.lines().find(|l| l.starts_with(shape)).unwrap_or_else(|| panic!("a {shape} row: {}", o.out));

@@ -5,7 +5,7 @@
 
 use crate::decode::{DecodeError, response_body, text_body};
 use crate::profile::profile;
-use crate::{Answer, Emission};
+use crate::{Answer, EarlyError, Emission, Partial};
 use serde_json::Value;
 
 /// `text` cut at `cuts` (byte offsets, moved forward to character boundaries).
@@ -85,22 +85,38 @@ pub fn is_prefix_completion(p: &Value, f: &Value) -> bool {
     }
 }
 
+/// What a push shows: the value, the completed pointers, the early error.
+type Seen = (Option<Value>, Vec<String>, Option<EarlyError>);
+
+fn seen_after(p: Partial<'_>) -> Seen {
+    (p.value().cloned(), p.completed().map(str::to_owned).collect(), p.error().cloned())
+}
+
 /// Streams `text` cut at `cuts` as this emission's provider would, and checks
-/// law 5. `Err` says which part broke.
+/// law 5 (each event pushed parsed, and as text). `Err` says which part broke.
 pub fn check_stream(em: &Emission, text: &str, cuts: &[usize]) -> Result<(), String> {
     let events = em.events_of(&pieces(text, cuts));
     let mut stream = em.stream();
+    // The same events given as text, read in place: the same partials.
+    let mut texts = em.stream();
     let mut seen = Vec::new();
     let mut early = None;
-    for e in &events {
-        let p = stream.push(e);
-        let completed: Vec<String> = p.completed().map(str::to_owned).collect();
-        seen.push((p.value().cloned(), completed));
-        if early.is_none() {
-            early = p.error().cloned();
+    for (i, e) in events.iter().enumerate() {
+        let p = seen_after(stream.push(e));
+        let q = seen_after(texts.push_str(&e.to_string()));
+        if p != q {
+            return Err(format!("event {i} pushed as text gives {q:?}\nparsed, {p:?}\ntext: {text:?}"));
         }
+        if early.is_none() {
+            early = p.2.clone();
+        }
+        seen.push((p.0, p.1));
     }
     let got = stream.finish();
+    let as_text = texts.finish();
+    if got != as_text {
+        return Err(format!("the events as text end with {as_text:?}\nparsed, with {got:?}\ntext: {text:?}"));
+    }
     let want = whole(em, text);
     if got != want {
         return Err(format!("stream ended with {got:?}\nthe whole response decodes to {want:?}\ntext: {text:?}"));
@@ -175,15 +191,31 @@ pub fn check_stream_input(data: &[u8]) -> Result<(), String> {
         for (schema, em) in &emissions {
             let mut split = crate::EventSplitter::new();
             let mut stream = em.stream();
-            for chunk in transcript.chunks(usize::from(size.max(1))) {
-                for e in split.feed(chunk) {
-                    let _ = stream.push_event(&e);
+            // Each event also parsed by serde_json and pushed as a `Value`
+            // (one that does not parse is skipped by both): the same partials.
+            let mut parsed = em.stream();
+            let mut events: Vec<_> = transcript.chunks(usize::from(size.max(1))).flat_map(|c| split.feed(c)).collect();
+            events.extend(split.finish());
+            for e in &events {
+                let p = seen_after(stream.push_event(e));
+                let q = match serde_json::from_str::<Value>(e.data.trim()) {
+                    Ok(v) => seen_after(parsed.push_named(e.name.as_deref(), &v)),
+                    // (Nothing completes at a skipped event.)
+                    Err(_) => (parsed.partial().value().cloned(), Vec::new(), parsed.partial().error().cloned()),
+                };
+                if p != q {
+                    return Err(format!(
+                        "{}: event {:?} read as text gives {p:?}, parsed {q:?}",
+                        em.provider(),
+                        e.data
+                    ));
                 }
             }
-            for e in split.finish() {
-                let _ = stream.push_event(&e);
+            let got = stream.finish();
+            if got != parsed.finish() {
+                return Err(format!("{}: the transcript ends otherwise read as text than parsed", em.provider()));
             }
-            if let Ok(answer) = stream.finish()
+            if let Ok(answer) = got
                 && crate::validate(schema, answer.value()).is_err()
             {
                 return Err(format!("{}: a streamed answer is invalid: {}", em.provider(), answer.value()));

@@ -54,9 +54,17 @@ impl EventSplitter {
             }
             self.after_cr = false;
         }
-        while let Some(at) = rest.iter().position(|b| matches!(b, b'\n' | b'\r')) {
-            self.line.extend_from_slice(&rest[..at]);
-            self.take_line(&mut out);
+        while let Some(at) = memchr::memchr2(b'\n', b'\r', rest) {
+            if self.line.is_empty() {
+                // The whole line is in this chunk: read it where it lies.
+                self.take_line(&rest[..at], &mut out);
+            } else {
+                self.line.extend_from_slice(&rest[..at]);
+                let line = std::mem::take(&mut self.line);
+                self.take_line(&line, &mut out);
+                self.line = line;
+                self.line.clear();
+            }
             let cr = rest[at] == b'\r';
             rest = &rest[at + 1..];
             if cr {
@@ -75,7 +83,8 @@ impl EventSplitter {
     pub fn finish(mut self) -> Vec<StreamEvent> {
         let mut out = Vec::new();
         if !self.line.is_empty() {
-            self.take_line(&mut out);
+            let line = std::mem::take(&mut self.line);
+            self.take_line(&line, &mut out);
         }
         self.dispatch(&mut out);
         out
@@ -84,9 +93,10 @@ impl EventSplitter {
     /// Reads the line gathered so far. One byte order mark at the start of
     /// the stream is not part of it (the SSE standard says so; an NDJSON file
     /// saved by an editor may begin with one too).
-    fn take_line(&mut self, out: &mut Vec<StreamEvent>) {
-        let bytes = std::mem::take(&mut self.line);
-        let text = String::from_utf8_lossy(&bytes);
+    fn take_line(&mut self, bytes: &[u8], out: &mut Vec<StreamEvent>) {
+        // (`from_utf8` first: the lossy reading walks a valid line far slower.)
+        let text =
+            std::str::from_utf8(bytes).map_or_else(|_| String::from_utf8_lossy(bytes), std::borrow::Cow::Borrowed);
         let first = !std::mem::replace(&mut self.past_first_line, true);
         let line = if first { text.strip_prefix('\u{feff}').unwrap_or(&text) } else { &text };
         self.line(line, out);

@@ -117,7 +117,7 @@ pub(crate) struct Reader {
 /// backslash or control byte, or the end. Eight bytes at a time: a byte is
 /// flagged when it equals `"` or `\\` (it XORs to zero) or lies below 0x20;
 /// borrows only flag bytes above a true match, so the lowest flag is exact.
-fn plain_run(bytes: &[u8], mut i: usize) -> usize {
+pub(super) fn plain_run(bytes: &[u8], mut i: usize) -> usize {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
     let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x;

@@ -7,8 +7,10 @@
 
 mod events;
 mod json;
+mod node;
 mod read;
 mod shape;
+mod tape;
 mod text;
 mod tree;
 pub(crate) mod write;
@@ -19,8 +21,10 @@ use crate::decode::{self, Answer, DecodeError, Raw};
 use crate::emission::Emission;
 use crate::profile::Envelope;
 use json::Reader;
+use node::Json;
 use read::{Acc, Piece};
 use serde_json::Value;
+use tape::Tape;
 use text::Front;
 use tree::Tree;
 
@@ -153,6 +157,8 @@ pub struct StreamDecoder<'e> {
     /// Something other than JSON whitespace followed the tool input's value.
     tool_tail: bool,
     early: Option<EarlyError>,
+    /// Where an event given as text is read (kept: it allocates once).
+    tape: Tape,
 }
 
 /// The answer so far, after one event.
@@ -230,6 +236,7 @@ impl Emission {
             tree: Tree::new(self),
             tool_tail: false,
             early: None,
+            tape: Tape::default(),
         }
     }
 
@@ -256,21 +263,32 @@ impl<'e> StreamDecoder<'e> {
     }
 
     /// Reads one event given as text. `[DONE]`, blank data and data that is
-    /// not JSON are skipped.
+    /// not JSON are skipped. The text is read where it lies: no `Value` is
+    /// built for the event, which costs less than parsing it first.
     pub fn push_str(&mut self, data: &str) -> Partial<'_> {
-        self.push_event(&StreamEvent { name: None, data: data.to_owned() })
+        self.push_text(None, data)
     }
 
     /// Reads one event from [`EventSplitter`] (its SSE name matters for Bedrock
     /// payloads given without their `{"contentBlockDelta": …}` wrapper).
     pub fn push_event(&mut self, event: &StreamEvent) -> Partial<'_> {
-        match serde_json::from_str::<Value>(event.data.trim()) {
-            Ok(v) => self.push_named(event.name.as_deref(), &v),
-            Err(_) => {
-                self.tree.clear_completed();
-                self.partial()
-            }
+        self.push_text(event.name.as_deref(), &event.data)
+    }
+
+    fn push_text(&mut self, name: Option<&str>, data: &str) -> Partial<'_> {
+        let data = data.trim();
+        let mut tape = std::mem::take(&mut self.tape);
+        match tape.read(data) {
+            Some(event) => self.read(name, event),
+            // Beyond 4 GiB the tape's offsets do not reach: parsed instead.
+            None if u32::try_from(data.len()).is_err() => match serde_json::from_str::<Value>(data) {
+                Ok(v) => self.read(name, &v),
+                Err(_) => self.tree.clear_completed(),
+            },
+            None => self.tree.clear_completed(),
         }
+        self.tape = tape;
+        self.partial()
     }
 
     /// The answer so far.
@@ -279,7 +297,14 @@ impl<'e> StreamDecoder<'e> {
         Partial { decoder: self }
     }
 
-    fn push_named(&mut self, name: Option<&str>, event: &Value) -> Partial<'_> {
+    /// [`push`](StreamDecoder::push) with the event's SSE name (what
+    /// [`push_event`](StreamDecoder::push_event) reads from text).
+    pub(crate) fn push_named(&mut self, name: Option<&str>, event: &Value) -> Partial<'_> {
+        self.read(name, event);
+        self.partial()
+    }
+
+    fn read<'v>(&mut self, name: Option<&str>, event: impl Json<'v>) {
         self.tree.clear_completed();
         let channel = self.channel;
         let (text, tool, front, reader, tree, tail) =
@@ -292,19 +317,22 @@ impl<'e> StreamDecoder<'e> {
             event,
             &mut |piece| match piece {
                 Piece::Text(t) => {
-                    text.push_str(t);
+                    let start = text.len();
+                    t.push_to(text);
                     if channel == Channel::Text {
-                        front.feed(t, reader, tree);
+                        front.feed(text.get(start..).unwrap_or_default(), reader, tree);
                     }
                 }
                 Piece::Tool(t) => {
-                    tool.push_str(t);
+                    let start = tool.len();
+                    t.push_to(tool);
                     if channel == Channel::Tool {
-                        let used = reader.feed(t, tree);
+                        let piece = tool.get(start..).unwrap_or_default();
+                        let used = reader.feed(piece, tree);
                         // Text after a complete value; a reader that stopped unsure
                         // (a failure serde_json decides) says nothing about the rest.
                         *tail |= reader.is_done()
-                            && !t.as_bytes()[used..].iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+                            && !piece.as_bytes()[used..].iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
                     }
                 }
             },
@@ -312,7 +340,6 @@ impl<'e> StreamDecoder<'e> {
         if self.early.is_none() {
             self.early = self.certain_failure();
         }
-        self.partial()
     }
 
     /// What already rules out a valid answer, if anything.

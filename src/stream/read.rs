@@ -16,7 +16,11 @@
 //!
 //! Thinking (`thinking_delta`, `thought` parts, `reasoningContent`,
 //! `reasoning_content`, Ollama's `message.thinking`, Cohere's `thinking`) is skipped.
+//!
+//! The readers are written once for any [`Json`] event: a parsed `Value`, or
+//! an event's text read in place.
 
+use super::node::{Json, Str};
 use crate::decode;
 use crate::profile::Envelope;
 use serde_json::{Value, json};
@@ -26,9 +30,9 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Piece<'v> {
     /// More answer text.
-    Text(&'v str),
+    Text(Str<'v>),
     /// More of the forced tool's input (JSON text).
-    Tool(&'v str),
+    Tool(Str<'v>),
 }
 
 /// A content block of an Anthropic or Converse stream.
@@ -67,38 +71,6 @@ pub(crate) struct Acc {
     tool_start: Option<Value>,
 }
 
-/// `v[key]`. Events are small objects, and scanning their few members beats
-/// hashing the key (`Value::get`), which cost more than reading the answer.
-/// Inlined, so that comparing with a constant name needs no `memcmp` call.
-#[inline(always)]
-fn at<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
-    match v {
-        Value::Object(m) if m.len() <= 16 => m.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v),
-        other => other.get(key),
-    }
-}
-
-/// `[v[keys[0]], v[keys[1]], …]` in one pass over `v`'s members (inlined, as [`at`]).
-#[inline(always)]
-fn fields<'v, const N: usize>(v: &'v Value, keys: [&str; N]) -> [Option<&'v Value>; N] {
-    let mut out = [None; N];
-    if let Value::Object(m) = v {
-        if m.len() > 16 {
-            return keys.map(|k| m.get(k));
-        }
-        for (k, v) in m {
-            if let Some(i) = keys.iter().position(|key| k == key) {
-                out[i] = Some(v);
-            }
-        }
-    }
-    out
-}
-
-fn s(v: &Value) -> Option<&str> {
-    v.as_str()
-}
-
 impl Acc {
     pub(crate) fn tool_started(&self) -> bool {
         self.tool
@@ -122,20 +94,27 @@ impl Acc {
         self.blocks.entry(index.unwrap_or(u64::MAX)).or_insert(block);
     }
 
-    fn set_error(&mut self, e: &Value) {
+    fn set_error<'v>(&mut self, e: impl Json<'v>) {
         if self.error.is_none() {
-            self.error = Some(e.clone());
+            self.error = Some(e.to_value());
         }
     }
 }
 
-/// The entries of a `choices`/`candidates` array that stand for the first one
-/// (`index` 0, or no index).
-fn first(list: Option<&Value>) -> impl Iterator<Item = &Value> {
-    list.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|c| at(c, "index").and_then(Value::as_u64).is_none_or(|i| i == 0))
+/// A member that is present and not `null`, copied.
+fn set<'v>(v: Option<impl Json<'v>>) -> Option<Value> {
+    v.filter(|v| !v.is_null()).map(Json::to_value)
+}
+
+/// Runs `f` on the entries of a `choices`/`candidates` array that stand for
+/// the first one (`index` 0, or no index).
+fn first<'v, J: Json<'v>>(list: Option<J>, mut f: impl FnMut(J)) {
+    let Some(list) = list else { return };
+    for c in list.items() {
+        if c.at("index").and_then(J::as_u64).is_none_or(|i| i == 0) {
+            f(c);
+        }
+    }
 }
 
 /// Reads one event (`name`: its SSE `event:` field, if any) into `acc`, and
@@ -145,7 +124,7 @@ pub(crate) fn read<'v>(
     tool: Option<&str>,
     acc: &mut Acc,
     name: Option<&str>,
-    event: &'v Value,
+    event: impl Json<'v>,
     out: &mut impl FnMut(Piece<'v>),
 ) {
     match envelope {
@@ -159,40 +138,41 @@ pub(crate) fn read<'v>(
     }
 }
 
-fn chat<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    let [error, choices] = fields(event, ["error", "choices"]);
+fn chat<'v, J: Json<'v>>(acc: &mut Acc, event: J, out: &mut impl FnMut(Piece<'v>)) {
+    let [error, choices] = event.fields(["error", "choices"]);
     if let Some(e) = error.filter(|e| !e.is_null()) {
         return acc.set_error(e);
     }
-    for choice in first(choices) {
+    first(choices, |choice| {
         acc.started = true;
-        let [delta, message, finish] = fields(choice, ["delta", "message", "finish_reason"]);
-        let [content, refusal] = delta.or(message).map_or([None; 2], |d| fields(d, ["content", "refusal"]));
-        match content {
-            Some(Value::String(t)) => out(Piece::Text(t)),
-            // A list of chunks (Mistral's reasoning models): the text of each
-            // that has one, as `decode` reads `message.content`; `thinking`
-            // chunks hold theirs deeper and are skipped.
-            Some(Value::Array(parts)) => {
-                parts.iter().filter_map(|p| at(p, "text").and_then(s)).for_each(|t| out(Piece::Text(t)))
+        let [delta, message, finish] = choice.fields(["delta", "message", "finish_reason"]);
+        let [content, refusal] = delta.or(message).map_or([None; 2], |d| d.fields(["content", "refusal"]));
+        if let Some(content) = content {
+            match content.text() {
+                Some(t) => out(Piece::Text(t)),
+                // A list of chunks (Mistral's reasoning models): the text of each
+                // that has one, as `decode` reads `message.content`; `thinking`
+                // chunks hold theirs deeper and are skipped.
+                None => {
+                    content.items().filter_map(|p| p.at("text").and_then(J::text)).for_each(|t| out(Piece::Text(t)))
+                }
             }
-            _ => {}
         }
-        if let Some(r) = refusal.and_then(s) {
-            acc.refusal.get_or_insert_with(String::new).push_str(r);
+        if let Some(r) = refusal.and_then(J::text) {
+            r.push_to(acc.refusal.get_or_insert_with(String::new));
         }
-        if let Some(f) = finish.filter(|f| !f.is_null()) {
-            acc.finish = Some(f.clone());
+        if let Some(f) = set(finish) {
+            acc.finish = Some(f);
         }
-    }
+    });
 }
 
-fn responses<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    let kind = at(event, "type").and_then(s).unwrap_or_default();
-    match kind {
+fn responses<'v, J: Json<'v>>(acc: &mut Acc, event: J, out: &mut impl FnMut(Piece<'v>)) {
+    let kind = event.at("type").and_then(J::str).unwrap_or_default();
+    match kind.as_ref() {
         "response.output_text.delta" => {
             acc.started = true;
-            if let Some(t) = at(event, "delta").and_then(s) {
+            if let Some(t) = event.at("delta").and_then(J::text) {
                 out(Piece::Text(t));
             }
         }
@@ -200,105 +180,112 @@ fn responses<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>
             acc.started = true;
             let r = acc.refusal.get_or_insert_with(String::new);
             if kind.ends_with("delta") {
-                r.push_str(at(event, "delta").and_then(s).unwrap_or_default());
-            } else if let Some(whole) = at(event, "refusal").and_then(s) {
+                if let Some(t) = event.at("delta").and_then(J::text) {
+                    t.push_to(r);
+                }
+            } else if let Some(whole) = event.at("refusal").and_then(J::text) {
                 // `done` carries the whole refusal (also when no delta came).
-                whole.clone_into(r);
+                r.clear();
+                whole.push_to(r);
             }
         }
         "error" => acc.set_error(event),
-        _ if kind.starts_with("response.") => {
-            let Some(r) = at(event, "response") else { return };
+        k if k.starts_with("response.") => {
+            let Some(r) = event.at("response") else { return };
             acc.started = true;
-            if let Some(e) = at(r, "error").filter(|e| !e.is_null()) {
+            let [error, status, incomplete] = r.fields(["error", "status", "incomplete_details"]);
+            if let Some(e) = error.filter(|e| !e.is_null()) {
                 acc.set_error(e);
             }
-            if let Some(st) = at(r, "status") {
-                acc.status = Some(st.clone());
+            if let Some(st) = status {
+                acc.status = Some(st.to_value());
             }
-            if let Some(d) = at(r, "incomplete_details").filter(|d| !d.is_null()) {
-                acc.incomplete = Some(d.clone());
+            if let Some(d) = set(incomplete) {
+                acc.incomplete = Some(d);
             }
         }
         _ => {}
     }
 }
 
-fn gemini<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    let [error, feedback, candidates] = fields(event, ["error", "promptFeedback", "candidates"]);
+fn gemini<'v, J: Json<'v>>(acc: &mut Acc, event: J, out: &mut impl FnMut(Piece<'v>)) {
+    let [error, feedback, candidates] = event.fields(["error", "promptFeedback", "candidates"]);
     if let Some(e) = error.filter(|e| !e.is_null()) {
         return acc.set_error(e);
     }
     if let Some(f) = feedback {
-        acc.feedback = Some(f.clone());
+        acc.feedback = Some(f.to_value());
     }
-    for candidate in first(candidates) {
+    first(candidates, |candidate| {
         acc.started = true;
-        let [content, finish] = fields(candidate, ["content", "finishReason"]);
-        let parts = content.and_then(|c| at(c, "parts")).and_then(Value::as_array);
-        for part in parts.into_iter().flatten() {
-            let [thought, text] = fields(part, ["thought", "text"]);
-            if thought != Some(&Value::Bool(true))
-                && let Some(t) = text.and_then(s)
+        let [content, finish] = candidate.fields(["content", "finishReason"]);
+        let parts = content.and_then(|c| c.at("parts"));
+        for part in parts.into_iter().flat_map(J::items) {
+            let [thought, text] = part.fields(["thought", "text"]);
+            if !thought.is_some_and(J::is_true)
+                && let Some(t) = text.and_then(J::text)
             {
                 out(Piece::Text(t));
             }
         }
-        if let Some(f) = finish.filter(|f| !f.is_null()) {
-            acc.finish = Some(f.clone());
+        if let Some(f) = set(finish) {
+            acc.finish = Some(f);
         }
-    }
+    });
 }
 
-fn ollama<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    let [error, message, done] = fields(event, ["error", "message", "done_reason"]);
+fn ollama<'v, J: Json<'v>>(acc: &mut Acc, event: J, out: &mut impl FnMut(Piece<'v>)) {
+    let [error, message, done] = event.fields(["error", "message", "done_reason"]);
     if let Some(e) = error.filter(|e| !e.is_null()) {
         return acc.set_error(e);
     }
     if let Some(m) = message {
         acc.started = true;
-        if let Some(t) = at(m, "content").and_then(s) {
+        if let Some(t) = m.at("content").and_then(J::text) {
             out(Piece::Text(t));
         }
     }
-    if let Some(f) = done.filter(|f| !f.is_null()) {
-        acc.finish = Some(f.clone());
+    if let Some(f) = set(done) {
+        acc.finish = Some(f);
     }
 }
 
-fn cohere<'v>(acc: &mut Acc, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    match at(event, "type").and_then(s) {
+fn cohere<'v, J: Json<'v>>(acc: &mut Acc, event: J, out: &mut impl FnMut(Piece<'v>)) {
+    match event.at("type").and_then(J::str).as_deref() {
         Some("message-start" | "content-start") => acc.started = true,
         Some("content-delta") => {
             acc.started = true;
-            let content = at(event, "delta").and_then(|d| at(d, "message")).and_then(|m| at(m, "content"));
-            if let Some(t) = content.and_then(|c| at(c, "text")).and_then(s) {
+            let content = event.at("delta").and_then(|d| d.at("message")).and_then(|m| m.at("content"));
+            if let Some(t) = content.and_then(|c| c.at("text")).and_then(J::text) {
                 out(Piece::Text(t));
             }
         }
         Some("message-end") => {
-            let delta = at(event, "delta");
-            if let Some(e) = delta.and_then(|d| at(d, "error")).filter(|e| !e.is_null()) {
+            let delta = event.at("delta");
+            if let Some(e) = delta.and_then(|d| d.at("error")).filter(|e| !e.is_null()) {
                 acc.set_error(e);
             }
-            if let Some(f) = delta.and_then(|d| at(d, "finish_reason")).filter(|f| !f.is_null()) {
-                acc.finish = Some(f.clone());
+            if let Some(f) = set(delta.and_then(|d| d.at("finish_reason"))) {
+                acc.finish = Some(f);
             }
         }
         _ => {}
     }
 }
 
-fn anthropic<'v>(acc: &mut Acc, tool: Option<&str>, event: &'v Value, out: &mut impl FnMut(Piece<'v>)) {
-    let index = at(event, "index").and_then(Value::as_u64);
-    match at(event, "type").and_then(s) {
+fn anthropic<'v, J: Json<'v>>(acc: &mut Acc, tool: Option<&str>, event: J, out: &mut impl FnMut(Piece<'v>)) {
+    let [index, kind] = event.fields(["index", "type"]);
+    let index = index.and_then(J::as_u64);
+    match kind.and_then(J::str).as_deref() {
         Some("message_start") => acc.started = true,
         Some("content_block_start") => {
             acc.started = true;
-            let block = at(event, "content_block");
-            let block = match block.and_then(|b| at(b, "type")).and_then(s) {
+            let block = event.at("content_block");
+            let block = match block.and_then(|b| b.at("type")).and_then(J::str).as_deref() {
                 Some("text") => Block::Text,
-                Some("tool_use") if tool.is_some() && block.and_then(|b| at(b, "name")).and_then(s) == tool => {
+                Some("tool_use")
+                    if tool.is_some() && block.and_then(|b| b.at("name")).and_then(J::str).as_deref() == tool =>
+                {
                     Block::Tool
                 }
                 _ => Block::Other,
@@ -306,20 +293,21 @@ fn anthropic<'v>(acc: &mut Acc, tool: Option<&str>, event: &'v Value, out: &mut 
             let first_tool = block == Block::Tool && !acc.tool;
             acc.open_block(index, block);
             if first_tool {
-                acc.tool_start = event.pointer("/content_block/input").cloned();
+                acc.tool_start = event.at("content_block").and_then(|b| b.at("input")).map(J::to_value);
             }
         }
         Some("content_block_delta") => {
-            let Some(delta) = at(event, "delta") else { return };
-            match (at(delta, "type").and_then(s), acc.block(index)) {
+            let Some(delta) = event.at("delta") else { return };
+            let [kind, text, partial] = delta.fields(["type", "text", "partial_json"]);
+            match (kind.and_then(J::str).as_deref(), acc.block(index)) {
                 (Some("text_delta"), Some(Block::Text) | None) => {
                     acc.started = true;
-                    if let Some(t) = at(delta, "text").and_then(s) {
+                    if let Some(t) = text.and_then(J::text) {
                         out(Piece::Text(t));
                     }
                 }
                 (Some("input_json_delta"), Some(Block::Tool)) => {
-                    if let Some(t) = at(delta, "partial_json").and_then(s) {
+                    if let Some(t) = partial.and_then(J::text) {
                         out(Piece::Tool(t));
                     }
                 }
@@ -327,40 +315,42 @@ fn anthropic<'v>(acc: &mut Acc, tool: Option<&str>, event: &'v Value, out: &mut 
             }
         }
         Some("message_delta") => {
-            if let Some(r) = at(event, "delta").and_then(|d| at(d, "stop_reason")).filter(|r| !r.is_null()) {
-                acc.finish = Some(r.clone());
+            if let Some(r) = set(event.at("delta").and_then(|d| d.at("stop_reason"))) {
+                acc.finish = Some(r);
             }
         }
-        Some("error") => acc.set_error(at(event, "error").unwrap_or(event)),
+        Some("error") => acc.set_error(event.at("error").unwrap_or(event)),
         _ => {}
     }
 }
 
 /// Converse events as the AWS SDKs give them (`{"contentBlockDelta": {…}}`),
 /// or a bare payload named by the SSE `event:` field.
-fn converse<'v>(
+fn converse<'v, J: Json<'v>>(
     acc: &mut Acc,
     tool: Option<&str>,
     name: Option<&str>,
-    event: &'v Value,
+    event: J,
     out: &mut impl FnMut(Piece<'v>),
 ) {
     const KINDS: [&str; 5] = ["messageStart", "contentBlockStart", "contentBlockDelta", "messageStop", "metadata"];
-    let Some(map) = event.as_object() else { return };
-    let (kind, payload) = match map.iter().find(|(k, _)| KINDS.contains(&k.as_str()) || k.ends_with("Exception")) {
-        Some((k, v)) => (k.as_str(), v),
+    if !event.is_object() {
+        return;
+    }
+    let (kind, payload) = match event.find_member(|k| KINDS.contains(&k) || k.ends_with("Exception")) {
+        Some((k, v)) => (k, v),
         None => match name {
-            Some(n) => (n, event),
+            Some(n) => (n.into(), event),
             None => return,
         },
     };
-    let index = at(payload, "contentBlockIndex").and_then(Value::as_u64);
-    match kind {
+    let index = payload.at("contentBlockIndex").and_then(J::as_u64);
+    match kind.as_ref() {
         "messageStart" => acc.started = true,
         "contentBlockStart" => {
             acc.started = true;
-            let block = match at(payload, "start").and_then(|st| at(st, "toolUse")) {
-                Some(t) if tool.is_some() && at(t, "name").and_then(s) == tool => Block::Tool,
+            let block = match payload.at("start").and_then(|st| st.at("toolUse")) {
+                Some(t) if tool.is_some() && t.at("name").and_then(J::str).as_deref() == tool => Block::Tool,
                 Some(_) => Block::Other,
                 None => Block::Text,
             };
@@ -368,29 +358,31 @@ fn converse<'v>(
         }
         "contentBlockDelta" => {
             acc.started = true;
-            let Some(delta) = at(payload, "delta") else { return };
+            let Some(delta) = payload.at("delta") else { return };
             match acc.block(index) {
                 Some(Block::Tool) => {
-                    if let Some(t) = at(delta, "toolUse").and_then(|t| at(t, "input")).and_then(s) {
+                    if let Some(t) = delta.at("toolUse").and_then(|t| t.at("input")).and_then(J::text) {
                         out(Piece::Tool(t));
                     }
                 }
                 Some(Block::Other) => {}
                 Some(Block::Text) | None => {
-                    if let Some(t) = at(delta, "text").and_then(s) {
+                    if let Some(t) = delta.at("text").and_then(J::text) {
                         out(Piece::Text(t));
                     }
                 }
             }
         }
         "messageStop" => {
-            if let Some(r) = at(payload, "stopReason").filter(|r| !r.is_null()) {
-                acc.finish = Some(r.clone());
+            if let Some(r) = set(payload.at("stopReason")) {
+                acc.finish = Some(r);
             }
         }
         k if k.ends_with("Exception") => {
-            let message = at(payload, "message").cloned().unwrap_or_else(|| Value::String(k.to_owned()));
-            acc.set_error(&message);
+            let message = payload.at("message").map_or_else(|| Value::String(k.to_owned()), J::to_value);
+            if acc.error.is_none() {
+                acc.error = Some(message);
+            }
         }
         _ => {}
     }

@@ -6,8 +6,10 @@
 //! the decoder adds to reading the events (stream − read), against `decode`
 //! of the already parsed body, the footing of `decode`'s own bench. *whole*
 //! is end to end: the raw stream against parsing the whole body's text and
-//! decoding it. *fed* is the decoder alone: the same events parsed
-//! beforehand, pushed and finished, against the same `decode`.
+//! decoding it. *text* is the same, with each event's text given to the
+//! decoder (`push_event`), which reads it in place. *fed* is the decoder
+//! alone: the same events parsed beforehand, pushed and finished, against the
+//! same `decode`.
 
 use super::{Io, with_peak};
 use schemacast::{Emission, EventSplitter, Mode, Options, Provider};
@@ -81,10 +83,11 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
         "\nstream: a {text_len}-byte answer in {PIECE_BYTES}-byte events, against one decode of the whole response (mode schema)"
     ));
     io.print(&format!(
-        "{:<16} {:>6} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {:>8} {:>10}",
-        "provider", "events", "decode ns", "read ns", "stream ns", "net ns", "net", "fed", "whole", "peak RSS"
+        "{:<16} {:>6} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {:>8} {:>8} {:>10}",
+        "provider", "events", "decode ns", "read ns", "stream ns", "net ns", "net", "fed", "whole", "text", "peak RSS"
     ));
     let mut worst: Option<(f64, Provider)> = None;
+    let mut worst_text: Option<(f64, Provider)> = None;
     for p in providers {
         let Ok(em) = Options::new(*p).with_mode(Mode::Schema).compile(&schema) else { continue };
         let body = em.response_for(&answer);
@@ -115,11 +118,23 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
         };
         // The decoder alone: the events already parsed.
         let fed = || pushed(&em, &events);
+        // End to end with the events' text given to the decoder.
+        let text = || {
+            let mut s = em.stream();
+            let mut split = EventSplitter::new();
+            let mut n = 0;
+            for chunk in sse.as_bytes().chunks(4096) {
+                for e in split.feed(chunk) {
+                    n += usize::from(black_box(s.push_event(&e).value()).is_some());
+                }
+            }
+            n + usize::from(s.finish().is_ok())
+        };
         let whole = || {
             let v: Value = serde_json::from_str(&body_text).unwrap_or(Value::Null);
             usize::from(em.decode(&v).is_ok())
         };
-        // The five are timed in turn within each round, so that the load of a
+        // The six are timed in turn within each round, so that the load of a
         // shared machine weighs on them alike; medians of the rounds.
         let (times, peak) = with_peak(|| {
             interleaved(
@@ -130,14 +145,15 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
                     &mut || run(true),
                     &mut { fed },
                     &mut { whole },
+                    &mut { text },
                 ],
             )
         });
-        let [decode, read, stream, fed, whole] = times;
+        let [decode, read, stream, fed, whole, text] = times;
         let net = (stream - read).max(0.0);
         let ratio = net / decode.max(f64::MIN_POSITIVE);
         io.print(&format!(
-            "{:<16} {:>6} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>7.2}x {:>7.2}x {:>7.2}x {:>10}",
+            "{:<16} {:>6} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>7.2}x {:>7.2}x {:>7.2}x {:>7.2}x {:>10}",
             p.name(),
             events.len(),
             decode,
@@ -147,13 +163,21 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
             ratio,
             fed / decode.max(f64::MIN_POSITIVE),
             stream / whole.max(f64::MIN_POSITIVE),
+            text / whole.max(f64::MIN_POSITIVE),
             peak
         ));
         if worst.is_none_or(|(r, _)| ratio > r) {
             worst = Some((ratio, *p));
         }
+        let text_ratio = text / whole.max(f64::MIN_POSITIVE);
+        if worst_text.is_none_or(|(r, _)| text_ratio > r) {
+            worst_text = Some((text_ratio, *p));
+        }
     }
     if let Some((r, p)) = worst {
         io.print(&format!("largest net ratio: {r:.2}x decode ({p})"));
+    }
+    if let Some((r, p)) = worst_text {
+        io.print(&format!("largest text ratio: {r:.2}x a whole response's text decoded ({p})"));
     }
 }

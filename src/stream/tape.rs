@@ -1,0 +1,417 @@
+//! One event's JSON text read where it lies. A validating pass records where
+//! each value is (a tape, kept from event to event so that it allocates once),
+//! and the envelope readers look members up on it: no `Value` is built for the
+//! ids, model names and indexes around each piece of the answer.
+//!
+//! It accepts exactly the texts `serde_json` parses into a `Value` (its nesting
+//! limit and number range included), and reads from them what that `Value`
+//! holds: a repeated member name means its last value, as in a `Value`.
+
+use super::json::plain_run;
+use super::node::{Json, Str};
+use serde_json::Value;
+use std::borrow::Cow;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Null,
+    True,
+    False,
+    Number,
+    /// A string without escapes.
+    Plain,
+    /// A string with at least one escape.
+    Escaped,
+    Array,
+    Object,
+}
+
+/// One value: its text (a string's content between the quotes), and the
+/// index of the token after it and everything in it.
+#[derive(Debug, Clone, Copy)]
+struct Tok {
+    kind: Kind,
+    start: u32,
+    end: u32,
+    next: u32,
+}
+
+/// `serde_json` refuses a 128th level of nesting.
+const MAX_DEPTH: usize = 127;
+
+/// The tokens of the last text read.
+#[derive(Debug, Default)]
+pub(crate) struct Tape {
+    toks: Vec<Tok>,
+    /// The containers open while reading: their tokens' indexes.
+    open: Vec<u32>,
+}
+
+impl Tape {
+    /// Reads `text`: its root value, or `None` when `serde_json` would not
+    /// parse it (or it is longer than 4 GiB, which the caller parses itself).
+    pub(crate) fn read<'t>(&'t mut self, text: &'t str) -> Option<Node<'t>> {
+        u32::try_from(text.len()).ok()?;
+        self.toks.clear();
+        self.open.clear();
+        parse(text, &mut self.toks, &mut self.open)?;
+        Some(Node { toks: &self.toks, text, at: 0 })
+    }
+}
+
+fn ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// Adds a token (offsets fit: the text's length does).
+#[inline(always)]
+fn push(toks: &mut Vec<Tok>, kind: Kind, start: usize, end: usize) {
+    let next = (toks.len() + 1) as u32;
+    toks.push(Tok { kind, start: start as u32, end: end as u32, next });
+}
+
+/// One pass, no recursion: the open containers are a stack of token indexes.
+fn parse(text: &str, toks: &mut Vec<Tok>, open: &mut Vec<u32>) -> Option<()> {
+    let b = text.as_bytes();
+    let mut i = ws(b, 0);
+    loop {
+        // A value starts at `i`.
+        match *b.get(i)? {
+            c @ (b'{' | b'[') => {
+                if open.len() == MAX_DEPTH {
+                    return None;
+                }
+                open.push(toks.len() as u32);
+                let object = c == b'{';
+                push(toks, if object { Kind::Object } else { Kind::Array }, i, i);
+                i = ws(b, i + 1);
+                let close = if object { b'}' } else { b']' };
+                if b.get(i) != Some(&close) {
+                    if object {
+                        i = member_name(b, i, toks)?;
+                    }
+                    continue;
+                }
+                // Empty: closed below.
+            }
+            b'"' => i = string(b, i, toks)?,
+            b't' => i = literal(b, i, "true", Kind::True, toks)?,
+            b'f' => i = literal(b, i, "false", Kind::False, toks)?,
+            b'n' => i = literal(b, i, "null", Kind::Null, toks)?,
+            b'-' | b'0'..=b'9' => i = number(text, i, toks)?,
+            _ => return None,
+        }
+        // A value ended before `i` (or an empty container opened): what follows.
+        loop {
+            let Some(&top) = open.last() else {
+                return (ws(b, i) == b.len()).then_some(());
+            };
+            let top = top as usize;
+            let object = toks.get(top)?.kind == Kind::Object;
+            let close = if object { b'}' } else { b']' };
+            i = ws(b, i);
+            match *b.get(i)? {
+                b',' => {
+                    i = ws(b, i + 1);
+                    if object {
+                        i = member_name(b, i, toks)?;
+                    }
+                    break;
+                }
+                c if c == close => {
+                    i += 1;
+                    let next = toks.len() as u32;
+                    let tok = toks.get_mut(top)?;
+                    (tok.end, tok.next) = (i as u32, next);
+                    open.pop();
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// A member's name and its colon, from `i`: where its value starts.
+fn member_name(b: &[u8], i: usize, toks: &mut Vec<Tok>) -> Option<usize> {
+    (b.get(i) == Some(&b'"')).then_some(())?;
+    let i = ws(b, string(b, i, toks)?);
+    (b.get(i) == Some(&b':')).then(|| ws(b, i + 1))
+}
+
+fn literal(b: &[u8], i: usize, word: &str, kind: Kind, toks: &mut Vec<Tok>) -> Option<usize> {
+    b.get(i..)?.starts_with(word.as_bytes()).then_some(())?;
+    push(toks, kind, i, i + word.len());
+    Some(i + word.len())
+}
+
+/// A string, its opening quote at `i`: where it ends.
+#[inline(always)]
+fn string(b: &[u8], i: usize, toks: &mut Vec<Tok>) -> Option<usize> {
+    let start = i + 1;
+    let mut i = start;
+    let mut kind = Kind::Plain;
+    loop {
+        i = plain_run(b, i);
+        match *b.get(i)? {
+            b'"' => break,
+            b'\\' => {
+                kind = Kind::Escaped;
+                i = match b.get(i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'n') => i + 2,
+                    _ => escape(b, i + 1)?,
+                };
+            }
+            _ => return None,
+        }
+    }
+    push(toks, kind, start, i);
+    Some(i + 1)
+}
+
+fn number(text: &str, start: usize, toks: &mut Vec<Tok>) -> Option<usize> {
+    let b = text.as_bytes();
+    let digits = |mut i: usize| {
+        while matches!(b.get(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = start + usize::from(b.get(start) == Some(&b'-'));
+    i = match b.get(i)? {
+        b'0' => i + 1,
+        b'1'..=b'9' => digits(i + 1),
+        _ => return None,
+    };
+    let mut integer = true;
+    if b.get(i) == Some(&b'.') {
+        integer = false;
+        let from = i + 1;
+        i = digits(from);
+        (i > from).then_some(())?;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        integer = false;
+        let from = i + 1 + usize::from(matches!(b.get(i + 1), Some(b'+' | b'-')));
+        i = digits(from);
+        (i > from).then_some(())?;
+    }
+    // `serde_json` refuses a number beyond `f64`'s range; an integer of up
+    // to 18 digits is always within it.
+    if (!integer || i - start > 18) && !text.get(start..i)?.parse::<f64>().is_ok_and(f64::is_finite) {
+        return None;
+    }
+    push(toks, Kind::Number, start, i);
+    Some(i)
+}
+
+/// An escape whose backslash is just before `i`: where it ends, or `None` for
+/// one `serde_json` refuses (an unknown letter, a lone surrogate).
+fn escape(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(i + 1),
+        b'u' => match hex4(b, i + 1)? {
+            0xDC00..=0xDFFF => None,
+            0xD800..=0xDBFF => {
+                (b.get(i + 5..i + 7) == Some(b"\\u")).then_some(())?;
+                (0xDC00..=0xDFFF).contains(&hex4(b, i + 7)?).then_some(i + 11)
+            }
+            _ => Some(i + 5),
+        },
+        _ => None,
+    }
+}
+
+fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    let digits = std::str::from_utf8(b.get(i..i + 4)?).ok()?;
+    digits.bytes().all(|c| c.is_ascii_hexdigit()).then(|| u32::from_str_radix(digits, 16).ok())?
+}
+
+/// A string's content (between its quotes, valid) with its escapes undone,
+/// appended to `out`. (A plain loop: the pieces are short, and `memchr`'s
+/// start-up cost more than it saved.)
+pub(super) fn unescape_into(raw: &str, out: &mut String) {
+    let b = raw.as_bytes();
+    let mut from = 0;
+    let mut at = 0;
+    while at < b.len() {
+        if b[at] != b'\\' {
+            at += 1;
+            continue;
+        }
+        out.push_str(raw.get(from..at).unwrap_or_default());
+        let (c, len) = match b.get(at + 1) {
+            Some(b'b') => ('\u{8}', 2),
+            Some(b'f') => ('\u{c}', 2),
+            Some(b'n') => ('\n', 2),
+            Some(b'r') => ('\r', 2),
+            Some(b't') => ('\t', 2),
+            Some(b'u') => match hex4(b, at + 2) {
+                Some(high @ 0xD800..=0xDBFF) => {
+                    let low = hex4(b, at + 8).unwrap_or(0xDC00);
+                    let c = 0x10000 + ((high - 0xD800) << 10) + (low.wrapping_sub(0xDC00) & 0x3FF);
+                    (char::from_u32(c).unwrap_or('\u{fffd}'), 12)
+                }
+                n => (n.and_then(char::from_u32).unwrap_or('\u{fffd}'), 6),
+            },
+            Some(&c) => (char::from(c), 2),
+            None => break,
+        };
+        out.push(c);
+        at += len;
+        from = at;
+    }
+    out.push_str(raw.get(from..).unwrap_or_default());
+}
+
+/// A value on a [`Tape`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Node<'t> {
+    toks: &'t [Tok],
+    text: &'t str,
+    at: usize,
+}
+
+impl<'t> Node<'t> {
+    fn tok(self) -> Option<Tok> {
+        self.toks.get(self.at).copied()
+    }
+
+    fn kind(self) -> Option<Kind> {
+        self.tok().map(|t| t.kind)
+    }
+
+    fn raw(self) -> &'t str {
+        self.tok().and_then(|t| self.text.get(t.start as usize..t.end as usize)).unwrap_or_default()
+    }
+
+    fn nth(self, at: usize) -> Node<'t> {
+        Node { at, ..self }
+    }
+
+    /// The values inside an array or object, in order (an object's names and
+    /// values alternate).
+    fn children(self) -> Children<'t> {
+        let (i, end) = match self.tok() {
+            Some(t) if matches!(t.kind, Kind::Array | Kind::Object) => (self.at + 1, t.next as usize),
+            _ => (0, 0),
+        };
+        Children { node: self, i, end }
+    }
+
+    /// An object's members: (name, value).
+    fn members(self) -> impl Iterator<Item = (Node<'t>, Node<'t>)> {
+        let object = self.kind() == Some(Kind::Object);
+        let mut children = self.children().filter(move |_| object);
+        std::iter::from_fn(move || Some((children.next()?, children.next()?)))
+    }
+
+    /// The string's content, unescaped.
+    fn cow(self) -> Option<Cow<'t, str>> {
+        self.text_of().map(Str::cow)
+    }
+
+    fn text_of(self) -> Option<Str<'t>> {
+        match self.kind()? {
+            Kind::Plain => Some(Str::Plain(self.raw())),
+            Kind::Escaped => Some(Str::Json(self.raw())),
+            _ => None,
+        }
+    }
+}
+
+/// The values inside a container.
+struct Children<'t> {
+    node: Node<'t>,
+    i: usize,
+    end: usize,
+}
+
+impl<'t> Iterator for Children<'t> {
+    type Item = Node<'t>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Node<'t>> {
+        if self.i >= self.end {
+            return None;
+        }
+        let node = self.node.nth(self.i);
+        self.i = node.tok().map_or(self.end, |t| t.next as usize);
+        Some(node)
+    }
+}
+
+impl<'t> Json<'t> for Node<'t> {
+    #[inline(always)]
+    fn fields<const N: usize>(self, keys: [&str; N]) -> [Option<Self>; N] {
+        let mut out = [None; N];
+        let end = match self.tok() {
+            Some(t) if t.kind == Kind::Object => t.next as usize,
+            _ => return out,
+        };
+        let mut i = self.at + 1;
+        while i < end {
+            let (Some(name), Some(value)) = (self.toks.get(i), self.toks.get(i + 1)) else { break };
+            let raw = self.text.as_bytes().get(name.start as usize..name.end as usize).unwrap_or_default();
+            let found = if name.kind == Kind::Plain {
+                keys.iter().position(|k| k.as_bytes() == raw)
+            } else {
+                let name = self.nth(i).cow().unwrap_or_default();
+                keys.iter().position(|k| *k == name)
+            };
+            if let Some(k) = found {
+                // A repeated name: the last value, as in a `Value`.
+                out[k] = Some(self.nth(i + 1));
+            }
+            i = value.next as usize;
+        }
+        out
+    }
+
+    fn text(self) -> Option<Str<'t>> {
+        self.text_of()
+    }
+
+    fn as_u64(self) -> Option<u64> {
+        (self.kind()? == Kind::Number).then(|| self.raw().parse().ok())?
+    }
+
+    fn is_null(self) -> bool {
+        self.kind() == Some(Kind::Null)
+    }
+
+    fn is_true(self) -> bool {
+        self.kind() == Some(Kind::True)
+    }
+
+    fn is_object(self) -> bool {
+        self.kind() == Some(Kind::Object)
+    }
+
+    fn items(self) -> impl Iterator<Item = Self> {
+        match self.kind() {
+            Some(Kind::Array) => self.children(),
+            _ => Children { node: self, i: 0, end: 0 },
+        }
+    }
+
+    fn find_member(self, pick: impl Fn(&str) -> bool) -> Option<(Cow<'t, str>, Self)> {
+        let name = self.members().filter_map(|(name, _)| name.cow()).find(|n| pick(n))?;
+        let [value] = self.fields([name.as_ref()]);
+        Some((name, value?))
+    }
+
+    fn to_value(self) -> Value {
+        let Some(t) = self.tok() else { return Value::Null };
+        let text = match t.kind {
+            Kind::Plain | Kind::Escaped => return Value::String(self.cow().unwrap_or_default().into_owned()),
+            _ => self.raw(),
+        };
+        serde_json::from_str(text).unwrap_or(Value::Null)
+    }
+}
+
+#[cfg(test)]
+mod tests;
