@@ -100,13 +100,11 @@ fn stream(emission: &schemacast::Emission, args: &Args, io: &mut Io<'_>) -> i32 
                 return 2;
             }
         };
-        for event in split.feed(&buf[..n]) {
-            show(&mut decoder, &event, &mut last, &mut told, (&mut **out, &mut **err));
-        }
+        split.feed_each(&buf[..n], |event| {
+            show(&mut decoder, event, &mut last, &mut told, (&mut **out, &mut **err));
+        });
     }
-    for event in split.finish() {
-        show(&mut decoder, &event, &mut last, &mut told, (&mut **out, &mut **err));
-    }
+    split.finish_each(|event| show(&mut decoder, event, &mut last, &mut told, (&mut **out, &mut **err)));
     drop(source);
     match decoder.finish() {
         Ok(answer) => {

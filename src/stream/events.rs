@@ -33,8 +33,13 @@ pub struct EventSplitter {
     after_cr: bool,
     /// A line was read: a byte order mark is only skipped before the first.
     past_first_line: bool,
-    name: Option<String>,
-    data: Option<String>,
+    /// The event being gathered (its buffers are reused from event to event).
+    event: StreamEvent,
+    /// An `event:` line came for it (its name is in `name`).
+    named: bool,
+    name: String,
+    /// A `data:` line came for it.
+    has_data: bool,
 }
 
 impl EventSplitter {
@@ -47,6 +52,23 @@ impl EventSplitter {
     /// Reads a chunk; returns the events it completed.
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
         let mut out = Vec::new();
+        self.feed_each(bytes, |e| out.push(e.clone()));
+        out
+    }
+
+    /// Reads a chunk, and gives each event it completes to `f`, in order. The
+    /// same events as [`feed`](EventSplitter::feed), lent rather than
+    /// returned: nothing is allocated for each event.
+    ///
+    /// ```
+    /// use schemacast::EventSplitter;
+    /// let mut split = EventSplitter::new();
+    /// let mut data = Vec::new();
+    /// split.feed_each(b"data: {\"a\":1}\n\ndata: {\"b\"", |e| data.push(e.data.clone()));
+    /// split.feed_each(b":2}\n\n", |e| data.push(e.data.clone()));
+    /// assert_eq!(data, ["{\"a\":1}", "{\"b\":2}"]);
+    /// ```
+    pub fn feed_each(&mut self, bytes: &[u8], mut f: impl FnMut(&StreamEvent)) {
         let mut rest = bytes;
         if self.after_cr && !rest.is_empty() {
             if rest[0] == b'\n' {
@@ -57,11 +79,11 @@ impl EventSplitter {
         while let Some(at) = memchr::memchr2(b'\n', b'\r', rest) {
             if self.line.is_empty() {
                 // The whole line is in this chunk: read it where it lies.
-                self.take_line(&rest[..at], &mut out);
+                self.take_line(&rest[..at], &mut f);
             } else {
                 self.line.extend_from_slice(&rest[..at]);
                 let line = std::mem::take(&mut self.line);
-                self.take_line(&line, &mut out);
+                self.take_line(&line, &mut f);
                 self.line = line;
                 self.line.clear();
             }
@@ -76,63 +98,82 @@ impl EventSplitter {
             }
         }
         self.line.extend_from_slice(rest);
-        out
     }
 
     /// The stream ended: the events of its last, unterminated line, if any.
-    pub fn finish(mut self) -> Vec<StreamEvent> {
+    pub fn finish(self) -> Vec<StreamEvent> {
         let mut out = Vec::new();
+        self.finish_each(|e| out.push(e.clone()));
+        out
+    }
+
+    /// [`finish`](EventSplitter::finish), lending each event to `f`.
+    pub fn finish_each(mut self, mut f: impl FnMut(&StreamEvent)) {
         if !self.line.is_empty() {
             let line = std::mem::take(&mut self.line);
-            self.take_line(&line, &mut out);
+            self.take_line(&line, &mut f);
         }
-        self.dispatch(&mut out);
-        out
+        self.dispatch(&mut f);
     }
 
     /// Reads the line gathered so far. One byte order mark at the start of
     /// the stream is not part of it (the SSE standard says so; an NDJSON file
     /// saved by an editor may begin with one too).
-    fn take_line(&mut self, bytes: &[u8], out: &mut Vec<StreamEvent>) {
+    fn take_line(&mut self, bytes: &[u8], f: &mut impl FnMut(&StreamEvent)) {
         // (`from_utf8` first: the lossy reading walks a valid line far slower.)
         let text =
             std::str::from_utf8(bytes).map_or_else(|_| String::from_utf8_lossy(bytes), std::borrow::Cow::Borrowed);
         let first = !std::mem::replace(&mut self.past_first_line, true);
         let line = if first { text.strip_prefix('\u{feff}').unwrap_or(&text) } else { &text };
-        self.line(line, out);
+        self.line(line, f);
     }
 
-    fn dispatch(&mut self, out: &mut Vec<StreamEvent>) {
-        let name = self.name.take();
-        if let Some(data) = self.data.take() {
-            out.push(StreamEvent { name, data });
+    /// The event gathered so far, if it has data, goes to `f`; the next starts empty.
+    fn dispatch(&mut self, f: &mut impl FnMut(&StreamEvent)) {
+        if self.has_data {
+            if self.named {
+                self.event.name = Some(std::mem::take(&mut self.name));
+            }
+            f(&self.event);
+            if let Some(name) = self.event.name.take() {
+                self.name = name;
+            }
         }
+        self.name.clear();
+        self.event.data.clear();
+        (self.named, self.has_data) = (false, false);
     }
 
-    fn line(&mut self, line: &str, out: &mut Vec<StreamEvent>) {
+    fn line(&mut self, line: &str, f: &mut impl FnMut(&StreamEvent)) {
         if line.is_empty() {
-            return self.dispatch(out);
+            return self.dispatch(f);
         }
         let json = line.trim_start_matches([' ', '\t']);
         if json.starts_with(['{', '[']) {
             // An NDJSON line is an event of its own (indented or not: no SSE
             // field starts with a blank).
-            self.dispatch(out);
-            return out.push(StreamEvent { name: None, data: json.to_owned() });
+            self.dispatch(f);
+            self.event.data.push_str(json);
+            self.has_data = true;
+            return self.dispatch(f);
         }
         let (field, value) = match line.split_once(':') {
             Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
             None => (line, ""),
         };
         match field {
-            "data" => match &mut self.data {
-                Some(d) => {
-                    d.push('\n');
-                    d.push_str(value);
+            "data" => {
+                if self.has_data {
+                    self.event.data.push('\n');
                 }
-                None => self.data = Some(value.to_owned()),
-            },
-            "event" => self.name = Some(value.to_owned()),
+                self.event.data.push_str(value);
+                self.has_data = true;
+            }
+            "event" => {
+                self.name.clear();
+                self.name.push_str(value);
+                self.named = true;
+            }
             // Comments (`: …`), `id`, `retry` and unknown fields say nothing here.
             _ => {}
         }
@@ -143,10 +184,18 @@ impl EventSplitter {
 mod tests {
     use super::*;
 
+    /// The events of `chunks`, which `feed_each` lends alike.
     fn split(chunks: &[&[u8]]) -> Vec<StreamEvent> {
         let mut s = EventSplitter::new();
         let mut out: Vec<StreamEvent> = chunks.iter().flat_map(|c| s.feed(c)).collect();
         out.extend(s.finish());
+        let mut each = EventSplitter::new();
+        let mut lent = Vec::new();
+        for c in chunks {
+            each.feed_each(c, |e| lent.push(e.clone()));
+        }
+        each.finish_each(|e| lent.push(e.clone()));
+        assert_eq!(lent, out, "feed_each lends what feed returns");
         out
     }
 

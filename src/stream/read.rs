@@ -106,15 +106,10 @@ fn set<'v>(v: Option<impl Json<'v>>) -> Option<Value> {
     v.filter(|v| !v.is_null()).map(Json::to_value)
 }
 
-/// Runs `f` on the entries of a `choices`/`candidates` array that stand for
-/// the first one (`index` 0, or no index).
-fn first<'v, J: Json<'v>>(list: Option<J>, mut f: impl FnMut(J)) {
-    let Some(list) = list else { return };
-    for c in list.items() {
-        if c.at("index").and_then(J::as_u64).is_none_or(|i| i == 0) {
-            f(c);
-        }
-    }
+/// Whether an entry of a `choices`/`candidates` array stands for the first one
+/// (`index` 0, or no index).
+fn is_first<'v, J: Json<'v>>(index: Option<J>) -> bool {
+    index.and_then(J::as_u64).is_none_or(|i| i == 0)
 }
 
 /// Reads one event (`name`: its SSE `event:` field, if any) into `acc`, and
@@ -143,9 +138,12 @@ fn chat<'v, J: Json<'v>>(acc: &mut Acc, event: J, out: &mut impl FnMut(Piece<'v>
     if let Some(e) = error.filter(|e| !e.is_null()) {
         return acc.set_error(e);
     }
-    first(choices, |choice| {
+    for choice in choices.into_iter().flat_map(J::items) {
+        let [index, delta, message, finish] = choice.fields(["index", "delta", "message", "finish_reason"]);
+        if !is_first(index) {
+            continue;
+        }
         acc.started = true;
-        let [delta, message, finish] = choice.fields(["delta", "message", "finish_reason"]);
         let [content, refusal] = delta.or(message).map_or([None; 2], |d| d.fields(["content", "refusal"]));
         if let Some(content) = content {
             match content.text() {
@@ -164,7 +162,7 @@ fn chat<'v, J: Json<'v>>(acc: &mut Acc, event: J, out: &mut impl FnMut(Piece<'v>
         if let Some(f) = set(finish) {
             acc.finish = Some(f);
         }
-    });
+    }
 }
 
 fn responses<'v, J: Json<'v>>(acc: &mut Acc, event: J, out: &mut impl FnMut(Piece<'v>)) {
@@ -216,9 +214,12 @@ fn gemini<'v, J: Json<'v>>(acc: &mut Acc, event: J, out: &mut impl FnMut(Piece<'
     if let Some(f) = feedback {
         acc.feedback = Some(f.to_value());
     }
-    first(candidates, |candidate| {
+    for candidate in candidates.into_iter().flat_map(J::items) {
+        let [index, content, finish] = candidate.fields(["index", "content", "finishReason"]);
+        if !is_first(index) {
+            continue;
+        }
         acc.started = true;
-        let [content, finish] = candidate.fields(["content", "finishReason"]);
         let parts = content.and_then(|c| c.at("parts"));
         for part in parts.into_iter().flat_map(J::items) {
             let [thought, text] = part.fields(["thought", "text"]);
@@ -231,7 +232,7 @@ fn gemini<'v, J: Json<'v>>(acc: &mut Acc, event: J, out: &mut impl FnMut(Piece<'
         if let Some(f) = set(finish) {
             acc.finish = Some(f);
         }
-    });
+    }
 }
 
 fn ollama<'v, J: Json<'v>>(acc: &mut Acc, event: J, out: &mut impl FnMut(Piece<'v>)) {

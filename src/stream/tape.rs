@@ -375,7 +375,13 @@ impl<'t> Json<'t> for Node<'t> {
     }
 
     fn as_u64(self) -> Option<u64> {
-        (self.kind()? == Kind::Number).then(|| self.raw().parse().ok())?
+        (self.kind()? == Kind::Number).then_some(())?;
+        let raw = self.raw();
+        match raw.len() {
+            // Up to 19 digits cannot overflow; a sign, a fraction or an exponent is no `u64`.
+            1..=19 => raw.bytes().try_fold(0u64, |n, d| d.is_ascii_digit().then(|| n * 10 + u64::from(d - b'0'))),
+            _ => raw.parse().ok(),
+        }
     }
 
     fn is_null(self) -> bool {

@@ -6,8 +6,8 @@
 //! the decoder adds to reading the events (stream − read), against `decode`
 //! of the already parsed body, the footing of `decode`'s own bench. *whole*
 //! is end to end: the raw stream against parsing the whole body's text and
-//! decoding it. *text* is the same, with each event's text given to the
-//! decoder (`push_event`), which reads it in place. *fed* is the decoder
+//! decoding it. *text* is the same, with each event's text lent by the
+//! splitter (`feed_each`) to the decoder (`push_event`), which reads it in place. *fed* is the decoder
 //! alone: the same events parsed beforehand, pushed and finished, against the
 //! same `decode`.
 
@@ -124,9 +124,7 @@ pub(super) fn table(io: &mut Io<'_>, rounds: usize, providers: &[Provider]) {
             let mut split = EventSplitter::new();
             let mut n = 0;
             for chunk in sse.as_bytes().chunks(4096) {
-                for e in split.feed(chunk) {
-                    n += usize::from(black_box(s.push_event(&e).value()).is_some());
-                }
+                split.feed_each(chunk, |e| n += usize::from(black_box(s.push_event(e).value()).is_some()));
             }
             n + usize::from(s.finish().is_ok())
         };
