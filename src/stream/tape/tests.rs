@@ -134,6 +134,9 @@ mod props {
     }
 
     proptest! {
+        // (No regression files: the project keeps none at its top level.)
+        #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
+
         /// A value's text, compact or pretty, reads back to the value.
         #[test]
         fn ok_written_values_read_back(v in json(), pretty in any::<bool>()) {
