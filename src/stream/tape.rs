@@ -26,14 +26,27 @@ enum Kind {
     Object,
 }
 
-/// One value: its text (a string's content between the quotes), and the
-/// index of the token after it and everything in it.
+/// One value: its text (a string's content between the quotes), the index
+/// of the token after it and everything in it, and, for a member, its name's
+/// content (the name is not a token of its own).
 #[derive(Debug, Clone, Copy)]
 struct Tok {
     kind: Kind,
+    /// The name has an escape.
+    name_escaped: bool,
     start: u32,
     end: u32,
     next: u32,
+    name_start: u32,
+    name_end: u32,
+}
+
+/// A member's name as read, waiting for its value's token.
+#[derive(Debug, Clone, Copy, Default)]
+struct Name {
+    start: u32,
+    end: u32,
+    escaped: bool,
 }
 
 /// `serde_json` refuses a 128th level of nesting.
@@ -43,7 +56,8 @@ const MAX_DEPTH: usize = 127;
 #[derive(Debug, Default)]
 pub(crate) struct Tape {
     toks: Vec<Tok>,
-    /// The containers open while reading: their tokens' indexes.
+    /// The containers open while reading: their tokens' indexes, shifted
+    /// left by one, the low bit set for an object.
     open: Vec<u32>,
 }
 
@@ -68,40 +82,53 @@ fn ws(b: &[u8], mut i: usize) -> usize {
 
 /// Adds a token (offsets fit: the text's length does).
 #[inline(always)]
-fn push(toks: &mut Vec<Tok>, kind: Kind, start: usize, end: usize) {
+fn push(toks: &mut Vec<Tok>, kind: Kind, start: usize, end: usize, name: Name) {
     let next = (toks.len() + 1) as u32;
-    toks.push(Tok { kind, start: start as u32, end: end as u32, next });
+    toks.push(Tok {
+        kind,
+        name_escaped: name.escaped,
+        start: start as u32,
+        end: end as u32,
+        next,
+        name_start: name.start,
+        name_end: name.end,
+    });
 }
 
 /// One pass, no recursion: the open containers are a stack of token indexes.
 fn parse(text: &str, toks: &mut Vec<Tok>, open: &mut Vec<u32>) -> Option<()> {
     let b = text.as_bytes();
     let mut i = ws(b, 0);
+    let mut name = Name::default();
     loop {
-        // A value starts at `i`.
+        // A value starts at `i` (a member's, named `name`).
         match *b.get(i)? {
             c @ (b'{' | b'[') => {
                 if open.len() == MAX_DEPTH {
                     return None;
                 }
-                open.push(toks.len() as u32);
                 let object = c == b'{';
-                push(toks, if object { Kind::Object } else { Kind::Array }, i, i);
+                open.push(((toks.len() as u32) << 1) | u32::from(object));
+                push(toks, if object { Kind::Object } else { Kind::Array }, i, i, name);
                 i = ws(b, i + 1);
                 let close = if object { b'}' } else { b']' };
                 if b.get(i) != Some(&close) {
                     if object {
-                        i = member_name(b, i, toks)?;
+                        (i, name) = member_name(b, i)?;
                     }
                     continue;
                 }
                 // Empty: closed below.
             }
-            b'"' => i = string(b, i, toks)?,
-            b't' => i = literal(b, i, "true", Kind::True, toks)?,
-            b'f' => i = literal(b, i, "false", Kind::False, toks)?,
-            b'n' => i = literal(b, i, "null", Kind::Null, toks)?,
-            b'-' | b'0'..=b'9' => i = number(text, i, toks)?,
+            b'"' => {
+                let (end, escaped) = string(b, i)?;
+                push(toks, if escaped { Kind::Escaped } else { Kind::Plain }, i + 1, end, name);
+                i = end + 1;
+            }
+            b't' => i = literal(b, i, "true", Kind::True, toks, name)?,
+            b'f' => i = literal(b, i, "false", Kind::False, toks, name)?,
+            b'n' => i = literal(b, i, "null", Kind::Null, toks, name)?,
+            b'-' | b'0'..=b'9' => i = number(text, i, toks, name)?,
             _ => return None,
         }
         // A value ended before `i` (or an empty container opened): what follows.
@@ -109,22 +136,20 @@ fn parse(text: &str, toks: &mut Vec<Tok>, open: &mut Vec<u32>) -> Option<()> {
             let Some(&top) = open.last() else {
                 return (ws(b, i) == b.len()).then_some(());
             };
-            let top = top as usize;
-            let object = toks.get(top)?.kind == Kind::Object;
-            let close = if object { b'}' } else { b']' };
+            let object = top & 1 == 1;
             i = ws(b, i);
             match *b.get(i)? {
                 b',' => {
                     i = ws(b, i + 1);
                     if object {
-                        i = member_name(b, i, toks)?;
+                        (i, name) = member_name(b, i)?;
                     }
                     break;
                 }
-                c if c == close => {
+                c if c == if object { b'}' } else { b']' } => {
                     i += 1;
                     let next = toks.len() as u32;
-                    let tok = toks.get_mut(top)?;
+                    let tok = toks.get_mut((top >> 1) as usize)?;
                     (tok.end, tok.next) = (i as u32, next);
                     open.pop();
                 }
@@ -134,31 +159,34 @@ fn parse(text: &str, toks: &mut Vec<Tok>, open: &mut Vec<u32>) -> Option<()> {
     }
 }
 
-/// A member's name and its colon, from `i`: where its value starts.
-fn member_name(b: &[u8], i: usize, toks: &mut Vec<Tok>) -> Option<usize> {
+/// A member's name and its colon, from `i`: where its value starts, and the name.
+#[inline(always)]
+fn member_name(b: &[u8], i: usize) -> Option<(usize, Name)> {
     (b.get(i) == Some(&b'"')).then_some(())?;
-    let i = ws(b, string(b, i, toks)?);
-    (b.get(i) == Some(&b':')).then(|| ws(b, i + 1))
+    let (end, escaped) = string(b, i)?;
+    let name = Name { start: (i + 1) as u32, end: end as u32, escaped };
+    let i = ws(b, end + 1);
+    (b.get(i) == Some(&b':')).then(|| (ws(b, i + 1), name))
 }
 
-fn literal(b: &[u8], i: usize, word: &str, kind: Kind, toks: &mut Vec<Tok>) -> Option<usize> {
+fn literal(b: &[u8], i: usize, word: &str, kind: Kind, toks: &mut Vec<Tok>, name: Name) -> Option<usize> {
     b.get(i..)?.starts_with(word.as_bytes()).then_some(())?;
-    push(toks, kind, i, i + word.len());
+    push(toks, kind, i, i + word.len(), name);
     Some(i + word.len())
 }
 
-/// A string, its opening quote at `i`: where it ends.
+/// A string, its opening quote at `i`: where its closing quote is, and
+/// whether it has an escape.
 #[inline(always)]
-fn string(b: &[u8], i: usize, toks: &mut Vec<Tok>) -> Option<usize> {
-    let start = i + 1;
-    let mut i = start;
-    let mut kind = Kind::Plain;
+fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
+    let mut i = i + 1;
+    let mut escaped = false;
     loop {
         i = plain_run(b, i);
         match *b.get(i)? {
-            b'"' => break,
+            b'"' => return Some((i, escaped)),
             b'\\' => {
-                kind = Kind::Escaped;
+                escaped = true;
                 i = match b.get(i + 1) {
                     Some(b'"' | b'\\' | b'/' | b'n') => i + 2,
                     _ => escape(b, i + 1)?,
@@ -167,11 +195,9 @@ fn string(b: &[u8], i: usize, toks: &mut Vec<Tok>) -> Option<usize> {
             _ => return None,
         }
     }
-    push(toks, kind, start, i);
-    Some(i + 1)
 }
 
-fn number(text: &str, start: usize, toks: &mut Vec<Tok>) -> Option<usize> {
+fn number(text: &str, start: usize, toks: &mut Vec<Tok>, name: Name) -> Option<usize> {
     let b = text.as_bytes();
     let digits = |mut i: usize| {
         while matches!(b.get(i), Some(b'0'..=b'9')) {
@@ -203,7 +229,7 @@ fn number(text: &str, start: usize, toks: &mut Vec<Tok>) -> Option<usize> {
     if (!integer || i - start > 18) && !text.get(start..i)?.parse::<f64>().is_ok_and(f64::is_finite) {
         return None;
     }
-    push(toks, Kind::Number, start, i);
+    push(toks, Kind::Number, start, i, name);
     Some(i)
 }
 
@@ -291,8 +317,7 @@ impl<'t> Node<'t> {
         Node { at, ..self }
     }
 
-    /// The values inside an array or object, in order (an object's names and
-    /// values alternate).
+    /// The values inside an array or object, in order.
     fn children(self) -> Children<'t> {
         let (i, end) = match self.tok() {
             Some(t) if matches!(t.kind, Kind::Array | Kind::Object) => (self.at + 1, t.next as usize),
@@ -301,11 +326,17 @@ impl<'t> Node<'t> {
         Children { node: self, i, end }
     }
 
+    /// A member's name, unescaped (for a value that is no member: empty).
+    fn name(self) -> Cow<'t, str> {
+        let Some(t) = self.tok() else { return Cow::Borrowed("") };
+        let raw = self.text.get(t.name_start as usize..t.name_end as usize).unwrap_or_default();
+        if t.name_escaped { Str::Json(raw).cow() } else { Cow::Borrowed(raw) }
+    }
+
     /// An object's members: (name, value).
-    fn members(self) -> impl Iterator<Item = (Node<'t>, Node<'t>)> {
+    fn members(self) -> impl Iterator<Item = (Cow<'t, str>, Node<'t>)> {
         let object = self.kind() == Some(Kind::Object);
-        let mut children = self.children().filter(move |_| object);
-        std::iter::from_fn(move || Some((children.next()?, children.next()?)))
+        self.children().filter(move |_| object).map(|v| (v.name(), v))
     }
 
     /// The string's content, unescaped.
@@ -353,17 +384,17 @@ impl<'t> Json<'t> for Node<'t> {
         };
         let mut i = self.at + 1;
         while i < end {
-            let (Some(name), Some(value)) = (self.toks.get(i), self.toks.get(i + 1)) else { break };
-            let raw = self.text.as_bytes().get(name.start as usize..name.end as usize).unwrap_or_default();
-            let found = if name.kind == Kind::Plain {
-                keys.iter().position(|k| k.as_bytes() == raw)
-            } else {
-                let name = self.nth(i).cow().unwrap_or_default();
+            let Some(value) = self.toks.get(i) else { break };
+            let raw = self.text.as_bytes().get(value.name_start as usize..value.name_end as usize).unwrap_or_default();
+            let found = if value.name_escaped {
+                let name = self.nth(i).name();
                 keys.iter().position(|k| *k == name)
+            } else {
+                keys.iter().position(|k| k.as_bytes() == raw)
             };
             if let Some(k) = found {
                 // A repeated name: the last value, as in a `Value`.
-                out[k] = Some(self.nth(i + 1));
+                out[k] = Some(self.nth(i));
             }
             i = value.next as usize;
         }
@@ -404,7 +435,7 @@ impl<'t> Json<'t> for Node<'t> {
     }
 
     fn find_member(self, pick: impl Fn(&str) -> bool) -> Option<(Cow<'t, str>, Self)> {
-        let name = self.members().filter_map(|(name, _)| name.cow()).find(|n| pick(n))?;
+        let name = self.members().map(|(name, _)| name).find(|n| pick(n))?;
         let [value] = self.fields([name.as_ref()]);
         Some((name, value?))
     }

@@ -102,7 +102,7 @@ impl Node<'_> {
             Some(Kind::Object) => {
                 let mut m = serde_json::Map::new();
                 for (k, v) in self.members() {
-                    m.insert(k.cow().unwrap_or_default().into_owned(), v.to_value_deep());
+                    m.insert(k.into_owned(), v.to_value_deep());
                 }
                 Value::Object(m)
             }
