@@ -176,9 +176,10 @@ fn fuzz_emissions() -> Vec<(Value, Emission)> {
 
 /// The stream fuzz target's check. The first byte chooses: even, the rest is
 /// a raw transcript (SSE or NDJSON) fed in chunks of the second byte's size,
-/// which must never panic, and an answer it gives must be valid; odd, bytes 1
-/// to 8 are cut points and the rest is an answer text, which must keep law 5
-/// ([`check_stream`]) for every provider.
+/// which must never panic, must show the same partials and end whether each
+/// event is read as text or parsed by serde_json first, and an answer it gives
+/// must be valid; odd, bytes 1 to 8 are cut points and the rest is an answer
+/// text, which must keep law 5 ([`check_stream`]) for every provider.
 ///
 /// # Errors
 ///

@@ -28,8 +28,9 @@ pub(super) fn percent_encoded(reference: &str) -> Option<String> {
 pub(super) fn foreign_regex(schema: &Value, at: &str) -> &'static str {
     let foreign = |p: &str| ["\\A", "\\Z", "\\z"].iter().any(|a| p.contains(a));
     let pattern = at.ends_with("/pattern").then(|| schema.pointer(at)).flatten().and_then(Value::as_str);
-    // A `patternProperties` key is the pattern itself (the pointer names it).
-    let key = at.rsplit_once("/patternProperties/").map(|(_, k)| k);
+    // A `patternProperties` key is the pattern itself, when the pointer ends at
+    // it (one further down names a problem inside that key's schema).
+    let key = at.rsplit_once("/patternProperties/").map(|(_, k)| k).filter(|k| !k.contains('/'));
     if pattern.is_some_and(foreign) || key.is_some_and(foreign) {
         " (`\\A`, `\\Z` and `\\z` anchor Python's and Perl's patterns, not ECMA-262's, which JSON Schema patterns use: write `^` and `$`)"
     } else {

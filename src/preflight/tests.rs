@@ -235,6 +235,11 @@ fn err_python_anchors_in_a_pattern_say_what_to_write() {
     let mut draft4 = python;
     draft4["$schema"] = json!("http://json-schema.org/draft-04/schema#");
     assert_eq!(hinted(draft4), [("/properties/d/pattern".to_owned(), true)]);
+    // A `patternProperties` key in Python's dialect is hinted at the key, and
+    // not at a problem inside its schema.
+    let keyed = json!({"patternProperties": {"\\Ax\\Z": {"minLength": "x"}}});
+    assert!(!super::hints::foreign_regex(&keyed, "/patternProperties/\\Ax\\Z").is_empty());
+    assert!(super::hints::foreign_regex(&keyed, "/patternProperties/\\Ax\\Z/minLength").is_empty());
     // Another broken pattern gets no such hint.
     let broken = json!({"properties": {"d": {"type": "string", "pattern": "([a-z"}}});
     assert_eq!(hinted(broken), [("/properties/d/pattern".to_owned(), false)]);

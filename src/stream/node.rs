@@ -1,7 +1,7 @@
 //! What the envelope readers ask of an event, whether the caller parsed it
-//! (`&Value`) or gave its text (read in place on a [`Tape`](super::tape::Tape)).
+//! (`&Value`) or gave its text (read in place by `tape`, which builds on this
+//! module: its strings are [`Str`]s, undone here).
 
-use super::tape::unescape_into;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -116,4 +116,47 @@ impl<'v> Json<'v> for &'v Value {
     fn to_value(self) -> Value {
         self.clone()
     }
+}
+
+/// Four hex digits at `i`, as a `\u` escape writes them.
+pub(super) fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    let digits = std::str::from_utf8(b.get(i..i + 4)?).ok()?;
+    digits.bytes().all(|c| c.is_ascii_hexdigit()).then(|| u32::from_str_radix(digits, 16).ok())?
+}
+
+/// A string's content (between its quotes, valid) with its escapes undone,
+/// appended to `out`. (A plain loop: the pieces are short, and `memchr`'s
+/// start-up cost more than it saved.)
+fn unescape_into(raw: &str, out: &mut String) {
+    let b = raw.as_bytes();
+    let mut from = 0;
+    let mut at = 0;
+    while at < b.len() {
+        if b[at] != b'\\' {
+            at += 1;
+            continue;
+        }
+        out.push_str(raw.get(from..at).unwrap_or_default());
+        let (c, len) = match b.get(at + 1) {
+            Some(b'b') => ('\u{8}', 2),
+            Some(b'f') => ('\u{c}', 2),
+            Some(b'n') => ('\n', 2),
+            Some(b'r') => ('\r', 2),
+            Some(b't') => ('\t', 2),
+            Some(b'u') => match hex4(b, at + 2) {
+                Some(high @ 0xD800..=0xDBFF) => {
+                    let low = hex4(b, at + 8).unwrap_or(0xDC00);
+                    let c = 0x10000 + ((high - 0xD800) << 10) + (low.wrapping_sub(0xDC00) & 0x3FF);
+                    (char::from_u32(c).unwrap_or('\u{fffd}'), 12)
+                }
+                n => (n.and_then(char::from_u32).unwrap_or('\u{fffd}'), 6),
+            },
+            Some(&c) => (char::from(c), 2),
+            None => break,
+        };
+        out.push(c);
+        at += len;
+        from = at;
+    }
+    out.push_str(raw.get(from..).unwrap_or_default());
 }
