@@ -76,28 +76,38 @@ impl EventSplitter {
             }
             self.after_cr = false;
         }
-        while let Some(at) = memchr::memchr2(b'\n', b'\r', rest) {
-            if self.line.is_empty() {
-                // The whole line is in this chunk: read it where it lies.
-                self.take_line(&rest[..at], &mut f);
-            } else {
-                self.line.extend_from_slice(&rest[..at]);
+        // The lines that end in this chunk (a chunk that cuts a character
+        // cuts it after the last line's end).
+        let ended = memchr::memrchr2(b'\n', b'\r', rest).map_or(0, |at| at + 1);
+        let (lines, tail) = rest.split_at(ended);
+        let mut from = 0;
+        let mut valid = None;
+        while let Some(at) = memchr::memchr2(b'\n', b'\r', &lines[from..]).map(|at| from + at) {
+            if !self.line.is_empty() {
+                self.line.extend_from_slice(&lines[from..at]);
                 let line = std::mem::take(&mut self.line);
                 self.take_line(&line, &mut f);
                 self.line = line;
                 self.line.clear();
+            } else {
+                // The lines wholly in this chunk are checked as UTF-8 at once,
+                // and read where they lie.
+                let text = valid.get_or_insert_with(|| (from, std::str::from_utf8(&lines[from..]).ok()));
+                match text.1.and_then(|t| t.get(from - text.0..at - text.0)) {
+                    Some(line) => self.take_text(line, &mut f),
+                    None => self.take_line(&lines[from..at], &mut f),
+                }
             }
-            let cr = rest[at] == b'\r';
-            rest = &rest[at + 1..];
-            if cr {
-                match rest.first() {
-                    Some(b'\n') => rest = &rest[1..],
+            from = at + 1;
+            if rest[at] == b'\r' {
+                match rest.get(from) {
+                    Some(b'\n') => from += 1,
                     None => self.after_cr = true,
                     Some(_) => {}
                 }
             }
         }
-        self.line.extend_from_slice(rest);
+        self.line.extend_from_slice(tail);
     }
 
     /// The stream ended: the events of its last, unterminated line, if any.
@@ -123,8 +133,12 @@ impl EventSplitter {
         // (`from_utf8` first: the lossy reading walks a valid line far slower.)
         let text =
             std::str::from_utf8(bytes).map_or_else(|_| String::from_utf8_lossy(bytes), std::borrow::Cow::Borrowed);
+        self.take_text(&text, f);
+    }
+
+    fn take_text(&mut self, text: &str, f: &mut impl FnMut(&StreamEvent)) {
         let first = !std::mem::replace(&mut self.past_first_line, true);
-        let line = if first { text.strip_prefix('\u{feff}').unwrap_or(&text) } else { &text };
+        let line = if first { text.strip_prefix('\u{feff}').unwrap_or(text) } else { text };
         self.line(line, f);
     }
 
@@ -241,6 +255,37 @@ mod tests {
         // Only at the start of the stream: later, the mark is the line's own text.
         assert_eq!(split(&[b"{}\n", "\u{feff}{}\n".as_bytes()]), [ev(None, "{}")]);
         assert_eq!(split(&["data: \u{feff}x\n\n".as_bytes()]), [ev(None, "\u{feff}x")]);
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
+
+            /// Any bytes (lines cut anywhere, characters cut or invalid, CR
+            /// and LF in any order), in any chunks: the events read one byte
+            /// at a time.
+            #[test]
+            fn ok_chunks_read_as_bytes_one_by_one(
+                bytes in prop::collection::vec(prop::sample::select(
+                    b"data: {}event:x\r\n\r\n\n\xef\xbb\xbf\xc3\xa9\xff[1]".to_vec()), 0..80),
+                cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..4),
+            ) {
+                let mut at: Vec<usize> = cuts.iter().map(|c| c.index(bytes.len() + 1)).collect();
+                at.sort_unstable();
+                let mut chunks = Vec::new();
+                let mut from = 0;
+                for &to in &at {
+                    chunks.push(&bytes[from..to]);
+                    from = to;
+                }
+                chunks.push(&bytes[from..]);
+                let one_by_one: Vec<&[u8]> = bytes.chunks(1).collect();
+                prop_assert_eq!(split(&chunks), split(&one_by_one));
+            }
+        }
     }
 
     #[test]

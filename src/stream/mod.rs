@@ -24,7 +24,7 @@ use json::Reader;
 use node::Json;
 use read::{Acc, Piece};
 use serde_json::Value;
-use tape::Tape;
+use tape::{Changed, Node, Tape};
 use text::Front;
 use tree::Tree;
 
@@ -159,6 +159,22 @@ pub struct StreamDecoder<'e> {
     early: Option<EarlyError>,
     /// Where an event given as text is read (kept: it allocates once).
     tape: Tape,
+    /// What the last event read in place was to its envelope readers.
+    memo: Option<Memo>,
+}
+
+/// An event whose envelope readers took one string of it as the only piece
+/// of the answer, looked at nothing else in that string, and changed nothing
+/// else: an event that is the same but for that string's content is read by
+/// taking its content as the piece.
+#[derive(Debug)]
+struct Memo {
+    /// The string's token on the tape, the event's SSE name, and the kind of piece.
+    token: usize,
+    name: Option<String>,
+    tool: bool,
+    /// The tokens the readers looked at: those may not change.
+    looked: u128,
 }
 
 /// The answer so far, after one event.
@@ -237,6 +253,7 @@ impl Emission {
             tool_tail: false,
             early: None,
             tape: Tape::default(),
+            memo: None,
         }
     }
 
@@ -279,13 +296,18 @@ impl<'e> StreamDecoder<'e> {
         let data = data.trim();
         let mut tape = std::mem::take(&mut self.tape);
         match tape.read(data) {
-            Some(event) => self.read(name, event),
-            // Beyond 4 GiB the tape's offsets do not reach: parsed instead.
-            None if u32::try_from(data.len()).is_err() => match serde_json::from_str::<Value>(data) {
-                Ok(v) => self.read(name, &v),
-                Err(_) => self.tree.clear_completed(),
-            },
-            None => self.tree.clear_completed(),
+            Some(event) => self.read_in_place(name, event),
+            None => {
+                self.memo = None;
+                // Beyond 4 GiB the tape's offsets do not reach: parsed instead.
+                let beyond = u32::try_from(data.len()).is_err();
+                match beyond.then(|| serde_json::from_str::<Value>(data).ok()).flatten() {
+                    Some(v) => {
+                        self.read(name, &v);
+                    }
+                    None => self.tree.clear_completed(),
+                }
+            }
         }
         self.tape = tape;
         self.partial()
@@ -300,43 +322,83 @@ impl<'e> StreamDecoder<'e> {
     /// [`push`](StreamDecoder::push) with the event's SSE name (what
     /// [`push_event`](StreamDecoder::push_event) reads from text).
     pub(crate) fn push_named(&mut self, name: Option<&str>, event: &Value) -> Partial<'_> {
+        self.memo = None;
         self.read(name, event);
         self.partial()
     }
 
-    fn read<'v>(&mut self, name: Option<&str>, event: impl Json<'v>) {
+    /// An event read in place: as the last one was, when it is the same but
+    /// for the content of the string the last one's piece was ([`Memo`]).
+    fn read_in_place(&mut self, name: Option<&str>, event: Node<'_>) {
+        let memo = self.memo.take().filter(|m| m.name.as_deref() == name && event.changed().within(m.token, m.looked));
+        if let Some(m) = memo {
+            self.tree.clear_completed();
+            if let Some(t) = event.nth(m.token).text() {
+                self.take_piece(if m.tool { Piece::Tool(t) } else { Piece::Text(t) });
+            }
+            self.check_early();
+            self.memo = Some(m);
+            return;
+        }
+        // Worth finding out when events come the same but for a few values.
+        let before = (event.changed() != Changed::More).then(|| self.acc.clone());
+        let piece = self.read(name, event);
+        self.memo = before.filter(|before| *before == self.acc).and(piece).and_then(|piece| {
+            let (tool, s) = match piece {
+                Piece::Text(s) => (false, s),
+                Piece::Tool(s) => (true, s),
+            };
+            let token = event.token_of(s)?;
+            event.passed_through(token).then(|| Memo {
+                token,
+                name: name.map(str::to_owned),
+                tool,
+                looked: event.looked_at(),
+            })
+        });
+    }
+
+    /// Reads an event; the piece of the answer it carried, if it carried one.
+    fn read<'v>(&mut self, name: Option<&str>, event: impl Json<'v>) -> Option<Piece<'v>> {
         self.tree.clear_completed();
-        let channel = self.channel;
-        let (text, tool, front, reader, tree, tail) =
-            (&mut self.text, &mut self.tool, &mut self.front, &mut self.reader, &mut self.tree, &mut self.tool_tail);
-        read::read(
-            self.envelope,
-            self.emission.tool.as_deref(),
-            &mut self.acc,
-            name,
-            event,
-            &mut |piece| match piece {
-                Piece::Text(t) => {
-                    let start = text.len();
-                    t.push_to(text);
-                    if channel == Channel::Text {
-                        front.feed(text.get(start..).unwrap_or_default(), reader, tree);
-                    }
+        let (emission, envelope) = (self.emission, self.envelope);
+        let mut acc = std::mem::take(&mut self.acc);
+        let mut pieces = (0, None);
+        read::read(envelope, emission.tool.as_deref(), &mut acc, name, event, &mut |piece| {
+            pieces = (pieces.0 + 1, Some(piece));
+            self.take_piece(piece);
+        });
+        self.acc = acc;
+        self.check_early();
+        pieces.1.filter(|_| pieces.0 == 1)
+    }
+
+    /// A piece of the answer (or of the forced tool's input) is read.
+    fn take_piece(&mut self, piece: Piece<'_>) {
+        match piece {
+            Piece::Text(t) => {
+                let start = self.text.len();
+                t.push_to(&mut self.text);
+                if self.channel == Channel::Text {
+                    self.front.feed(self.text.get(start..).unwrap_or_default(), &mut self.reader, &mut self.tree);
                 }
-                Piece::Tool(t) => {
-                    let start = tool.len();
-                    t.push_to(tool);
-                    if channel == Channel::Tool {
-                        let piece = tool.get(start..).unwrap_or_default();
-                        let used = reader.feed(piece, tree);
-                        // Text after a complete value; a reader that stopped unsure
-                        // (a failure serde_json decides) says nothing about the rest.
-                        *tail |= reader.is_done()
-                            && !piece.as_bytes()[used..].iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
-                    }
+            }
+            Piece::Tool(t) => {
+                let start = self.tool.len();
+                t.push_to(&mut self.tool);
+                if self.channel == Channel::Tool {
+                    let piece = self.tool.get(start..).unwrap_or_default();
+                    let used = self.reader.feed(piece, &mut self.tree);
+                    // Text after a complete value; a reader that stopped unsure
+                    // (a failure serde_json decides) says nothing about the rest.
+                    self.tool_tail |= self.reader.is_done()
+                        && !piece.as_bytes()[used..].iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
                 }
-            },
-        );
+            }
+        }
+    }
+
+    fn check_early(&mut self) {
         if self.early.is_none() {
             self.early = self.certain_failure();
         }
@@ -424,3 +486,6 @@ impl<'e> StreamDecoder<'e> {
         decode::validated(value, finish, validator)
     }
 }
+
+#[cfg(test)]
+mod tests;

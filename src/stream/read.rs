@@ -45,7 +45,7 @@ enum Block {
 }
 
 /// Everything the stream said that the whole body would carry.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct Acc {
     /// The forced tool's block started.
     tool: bool,

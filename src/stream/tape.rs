@@ -6,11 +6,21 @@
 //! It accepts exactly the texts `serde_json` parses into a `Value` (its nesting
 //! limit and number range included), and reads from them what that `Value`
 //! holds: a repeated member name means its last value, as in a `Value`.
+//!
+//! A stream's events mostly differ from the one before only in the text of one
+//! string (the piece of the answer) and a counter or two: the tape tells so
+//! ([`Changed`]) and reads them without a pass, and tells what the envelope
+//! readers looked at ([`Node::passed_through`]), so that the decoder can skip
+//! reading an envelope it has read before (`same`).
 
 use super::json::plain_run;
 use super::node::{Json, Str, hex4};
+pub(crate) use same::Changed;
+use same::Seen;
 use serde_json::Value;
 use std::borrow::Cow;
+
+mod same;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -59,6 +69,12 @@ pub(crate) struct Tape {
     /// The containers open while reading: their tokens' indexes, shifted
     /// left by one, the low bit set for an object.
     open: Vec<u32>,
+    /// The text read last, when it was JSON (`toks` are its tokens); else empty.
+    last: Vec<u8>,
+    /// How the text read last differs from the one before.
+    changed: Changed,
+    /// What was looked at in the text read last.
+    seen: Seen,
 }
 
 impl Tape {
@@ -66,10 +82,23 @@ impl Tape {
     /// parse it (or it is longer than 4 GiB, which the caller parses itself).
     pub(crate) fn read<'t>(&'t mut self, text: &'t str) -> Option<Node<'t>> {
         u32::try_from(text.len()).ok()?;
-        self.toks.clear();
-        self.open.clear();
-        parse(text, &mut self.toks, &mut self.open)?;
-        Some(Node { toks: &self.toks, text, at: 0 })
+        self.seen = Seen::default();
+        self.changed = self.compare(text);
+        match self.changed {
+            Changed::Only { count: 0, .. } => {}
+            Changed::Only { .. } => {
+                self.last.clear();
+                self.last.extend_from_slice(text.as_bytes());
+            }
+            Changed::More => {
+                self.toks.clear();
+                self.open.clear();
+                self.last.clear();
+                parse(text, &mut self.toks, &mut self.open)?;
+                self.last.extend_from_slice(text.as_bytes());
+            }
+        }
+        Some(Node { tape: self, text, at: 0 })
     }
 }
 
@@ -198,6 +227,13 @@ fn string(b: &[u8], i: usize) -> Option<(usize, bool)> {
 }
 
 fn number(text: &str, start: usize, toks: &mut Vec<Tok>, name: Name) -> Option<usize> {
+    let i = number_end(text, start)?;
+    push(toks, Kind::Number, start, i, name);
+    Some(i)
+}
+
+/// Where the number starting at `start` ends, if `serde_json` takes it.
+fn number_end(text: &str, start: usize) -> Option<usize> {
     let b = text.as_bytes();
     let digits = |mut i: usize| {
         while matches!(b.get(i), Some(b'0'..=b'9')) {
@@ -229,7 +265,6 @@ fn number(text: &str, start: usize, toks: &mut Vec<Tok>, name: Name) -> Option<u
     if (!integer || i - start > 18) && !text.get(start..i)?.parse::<f64>().is_ok_and(f64::is_finite) {
         return None;
     }
-    push(toks, Kind::Number, start, i, name);
     Some(i)
 }
 
@@ -253,14 +288,14 @@ fn escape(b: &[u8], i: usize) -> Option<usize> {
 /// A value on a [`Tape`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Node<'t> {
-    toks: &'t [Tok],
+    tape: &'t Tape,
     text: &'t str,
     at: usize,
 }
 
 impl<'t> Node<'t> {
     fn tok(self) -> Option<Tok> {
-        self.toks.get(self.at).copied()
+        self.tape.toks.get(self.at).copied()
     }
 
     fn kind(self) -> Option<Kind> {
@@ -271,7 +306,7 @@ impl<'t> Node<'t> {
         self.tok().and_then(|t| self.text.get(t.start as usize..t.end as usize)).unwrap_or_default()
     }
 
-    fn nth(self, at: usize) -> Node<'t> {
+    pub(crate) fn nth(self, at: usize) -> Node<'t> {
         Node { at, ..self }
     }
 
@@ -335,6 +370,7 @@ impl<'t> Iterator for Children<'t> {
 impl<'t> Json<'t> for Node<'t> {
     #[inline(always)]
     fn fields<const N: usize>(self, keys: [&str; N]) -> [Option<Self>; N] {
+        self.looked();
         let mut out = [None; N];
         let end = match self.tok() {
             Some(t) if t.kind == Kind::Object => t.next as usize,
@@ -342,7 +378,7 @@ impl<'t> Json<'t> for Node<'t> {
         };
         let mut i = self.at + 1;
         while i < end {
-            let Some(value) = self.toks.get(i) else { break };
+            let Some(value) = self.tape.toks.get(i) else { break };
             let raw = self.text.as_bytes().get(value.name_start as usize..value.name_end as usize).unwrap_or_default();
             let found = if value.name_escaped {
                 let name = self.nth(i).name();
@@ -359,11 +395,20 @@ impl<'t> Json<'t> for Node<'t> {
         out
     }
 
+    /// (Counted: a text the readers take is the answer's, or the refusal's.)
     fn text(self) -> Option<Str<'t>> {
+        self.tape.seen.text();
         self.text_of()
     }
 
+    /// (A string the readers compare is looked at.)
+    fn str(self) -> Option<Cow<'t, str>> {
+        self.looked();
+        self.cow()
+    }
+
     fn as_u64(self) -> Option<u64> {
+        self.looked();
         (self.kind()? == Kind::Number).then_some(())?;
         let raw = self.raw();
         match raw.len() {
@@ -374,18 +419,22 @@ impl<'t> Json<'t> for Node<'t> {
     }
 
     fn is_null(self) -> bool {
+        self.looked();
         self.kind() == Some(Kind::Null)
     }
 
     fn is_true(self) -> bool {
+        self.looked();
         self.kind() == Some(Kind::True)
     }
 
     fn is_object(self) -> bool {
+        self.looked();
         self.kind() == Some(Kind::Object)
     }
 
     fn items(self) -> impl Iterator<Item = Self> {
+        self.looked();
         match self.kind() {
             Some(Kind::Array) => self.children(),
             _ => Children { node: self, i: 0, end: 0 },
@@ -393,12 +442,17 @@ impl<'t> Json<'t> for Node<'t> {
     }
 
     fn find_member(self, pick: impl Fn(&str) -> bool) -> Option<(Cow<'t, str>, Self)> {
+        self.looked();
         let name = self.members().map(|(name, _)| name).find(|n| pick(n))?;
         let [value] = self.fields([name.as_ref()]);
         Some((name, value?))
     }
 
     fn to_value(self) -> Value {
+        self.looked();
+        if matches!(self.kind(), Some(Kind::Array | Kind::Object)) {
+            self.tape.seen.everything();
+        }
         let Some(t) = self.tok() else { return Value::Null };
         let text = match t.kind {
             Kind::Plain | Kind::Escaped => return Value::String(self.cow().unwrap_or_default().into_owned()),

@@ -94,11 +94,104 @@ fn ok_unescaping_matches_serde_json() {
     }
 }
 
+/// A used tape reads a text as a fresh one does, and says how it differs
+/// from the last: only in one string's content (read without a pass), not at
+/// all, or otherwise.
+#[test]
+fn ok_a_used_tape_reads_as_a_fresh_one_and_says_what_changed() {
+    let one = |at| Changed::Only { tokens: [at, 0, 0, 0], count: 1 };
+    let two = |a, b| Changed::Only { tokens: [a, b, 0, 0], count: 2 };
+    let cases = [
+        (r#"{"a":"xy","b":[1]}"#, r#"{"a":"xyz","b":[1]}"#, one(1)),
+        (r#"{"a":"xy","b":[1]}"#, r#"{"a":"x","b":[1]}"#, one(1)),
+        (r#"{"a":"xy","b":[1]}"#, r#"{"a":"","b":[1]}"#, one(1)),
+        (r#"{"a":"","b":[1]}"#, r#"{"a":"\n\u00e9\"","b":[1]}"#, one(1)),
+        (r#"{"a":"x\"y"}"#, r#"{"a":"xy"}"#, one(1)),
+        (r#"["a","b"]"#, r#"["a","c","b"]"#, Changed::More),
+        (r#"["a","b"]"#, r#"["a","b"]"#, Changed::Only { tokens: [0; 4], count: 0 }),
+        (r#"["ab"]"#, r#"["a\"]"#, Changed::More),
+        (r#"["ab"]"#, r#"["a\\"]"#, one(1)),
+        (r#"["ab"]"#, "[\"a\u{1}\"]", Changed::More),
+        (r#"["a","b"]"#, r#"["a""b"]"#, Changed::More),
+        (r#"{"k":"v"}"#, r#"{"kk":"v"}"#, Changed::More),
+        (r#"{"k":"v","n":1}"#, r#"{"k":"vv","n":12}"#, two(1, 2)),
+        (r#"[1]"#, r#"[2]"#, one(1)),
+        (r#"[1,2]"#, r#"[1.5,2]"#, one(1)),
+        (r#"[12,3]"#, r#"[1234]"#, Changed::More),
+        (r#"[12,3]"#, r#"[1,23]"#, two(1, 2)),
+        (r#"[1]"#, r#"[1e999]"#, Changed::More),
+        (r#"[1]"#, r#"[01]"#, Changed::More),
+        (r#"[1]"#, r#"[a]"#, Changed::More),
+        (r#""\u0000""#, r#"\u0000""#, Changed::More),
+        (r#""ab""#, r#"xab""#, Changed::More),
+        (r#"1"#, r#"-1"#, one(0)),
+        (r#"[1,2]"#, r#"[-,2]"#, Changed::More),
+        (r#"[1]"#, r#"["1"]"#, Changed::More),
+        (r#"[true]"#, r#"[false]"#, Changed::More),
+        (r#"["ab","cd"]"#, r#"["xb",1234]"#, Changed::More),
+        (r#"["ab","cd"]"#, r#"["xb","cx"]"#, two(1, 2)),
+        (r#"["a","b","c","d","e"]"#, r#"["A","B","C","D","e"]"#, Changed::Only { tokens: [1, 2, 3, 4], count: 4 }),
+        (r#"["a","b","c","d","e"]"#, r#"["A","B","C","D","E"]"#, Changed::More),
+        (r#"{"a":1,"s":"x"}"#, r#"{"a":10,"s":"xy"}"#, two(1, 2)),
+        (r#"{"a":10,"s":"xy"}"#, r#"{"a":1,"s":"x"}"#, two(1, 2)),
+        (r#"{"a":1,"s":"x","t":5}"#, r#"{"a":10,"s":"xy","t":5}"#, two(1, 2)),
+    ];
+    for (first, next, changed) in cases {
+        let mut t = Tape::default();
+        assert_eq!(t.read(first).map(Node::to_value_deep), serde(first), "{first}");
+        let got = t.read(next).map(|n| (n.changed(), n.to_value_deep()));
+        match serde(next) {
+            Some(v) => assert_eq!(got, Some((changed, v)), "{next} after {first}"),
+            None => assert_eq!(got, None, "{next} after {first}"),
+        }
+        assert_eq!(t.read(first).map(Node::to_value_deep), serde(first), "{first} after {next}");
+    }
+}
+
+/// What the readers looked at in a text is told: a string taken once as text
+/// and never compared is passed through; a value compared, counted or read
+/// whole is looked at.
+#[test]
+fn ok_what_the_readers_looked_at_is_told() {
+    let text = r#"{"type":"delta","n":3,"delta":"piece","list":[1,2]}"#;
+    let mut t = Tape::default();
+    let node = t.read(text).expect("JSON");
+    let [kind, n, delta] = node.fields(["type", "n", "delta"]);
+    assert_eq!(kind.and_then(Json::str).as_deref(), Some("delta"));
+    let piece = delta.and_then(Json::text).expect("a string");
+    assert_eq!(node.token_of(piece), Some(3));
+    assert_eq!(node.token_of(Str::Plain("piece")), None, "not this text's");
+    assert!(node.passed_through(3));
+    assert!(!node.passed_through(1), "compared");
+    assert_eq!(node.looked_at(), 0b11, "the root (members) and `type`");
+    assert_eq!(n.and_then(Json::as_u64), Some(3));
+    assert_eq!(node.looked_at(), 0b111);
+    let only = |tokens: &[usize]| {
+        let mut all = [0; 4];
+        all[..tokens.len()].copy_from_slice(tokens);
+        Changed::Only { tokens: all, count: tokens.len() }
+    };
+    assert!(only(&[3]).within(3, node.looked_at()));
+    assert!(only(&[]).within(3, node.looked_at()));
+    assert!(only(&[3, 5]).within(3, node.looked_at()), "the list's items were not looked at");
+    assert!(!only(&[2, 3]).within(3, node.looked_at()), "`n` was");
+    assert!(!Changed::More.within(3, node.looked_at()));
+    // A second text taken, or a container read whole: no string is passed through.
+    delta.and_then(Json::text);
+    assert!(!node.passed_through(3));
+    let node = t.read(text).expect("JSON");
+    node.at("delta").and_then(Json::text);
+    node.at("list").map(Json::to_value);
+    assert!(!node.passed_through(3));
+    assert_eq!(node.looked_at(), u128::MAX);
+}
+
 impl Node<'_> {
     /// The value rebuilt member by member (not through `serde_json`), to
     /// check what the tape recorded.
+    /// (A container's text is checked too: it reads back to the same value.)
     fn to_value_deep(self) -> Value {
-        match self.kind() {
+        let v = match self.kind() {
             Some(Kind::Object) => {
                 let mut m = serde_json::Map::new();
                 for (k, v) in self.members() {
@@ -107,14 +200,38 @@ impl Node<'_> {
                 Value::Object(m)
             }
             Some(Kind::Array) => Value::Array(self.children().map(Node::to_value_deep).collect()),
-            _ => self.to_value(),
-        }
+            _ => return self.to_value(),
+        };
+        assert_eq!(self.to_value(), v, "the text of {v}");
+        v
     }
 }
 
 mod props {
     use super::*;
     use proptest::prelude::*;
+
+    /// Replaces the `n`th value of `v` (in document order, the root first)
+    /// with `w`, counting `n` down; past the last, nothing changes.
+    fn replace_value(v: &mut Value, n: &mut usize, w: &Value) {
+        if *n == 0 {
+            *v = w.clone();
+            *n = usize::MAX;
+            return;
+        }
+        *n -= 1;
+        let children: Vec<&mut Value> = match v {
+            Value::Array(a) => a.iter_mut().collect(),
+            Value::Object(m) => m.values_mut().collect(),
+            _ => Vec::new(),
+        };
+        for child in children {
+            if *n == usize::MAX {
+                return;
+            }
+            replace_value(child, n, w);
+        }
+    }
 
     fn json() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
@@ -159,6 +276,35 @@ mod props {
             }
             if let Ok(text) = String::from_utf8(text) {
                 prop_assert_eq!(tape(&text), serde(&text), "{:?}", text);
+            }
+        }
+
+        /// A tape that read one text reads the next as a fresh one does:
+        /// one with a value replaced (a string by a string, mostly: stream
+        /// events differ so), or the first text damaged.
+        #[test]
+        fn ok_a_used_tape_reads_as_a_fresh_one(v in json(), w in json(), s in "(\\PC|[\"\\\\\u{0}-\u{1f}])*",
+            at in any::<prop::sample::Index>(), byte in prop::sample::select(b"{}[]\",:\\ 0123456789.eE+-tfnulrasx".to_vec()),
+            string in any::<bool>(), pretty in any::<bool>()) {
+            let write = |v: &Value| if pretty { serde_json::to_string_pretty(v) } else { serde_json::to_string(v) }.expect("text");
+            let first = write(&v);
+            let mut i = at.index(first.len() + 1);
+            while !first.is_char_boundary(i) { i -= 1; }
+            let mut replaced = v.clone();
+            replace_value(&mut replaced, &mut at.index(64), &if string { Value::String(s) } else { w });
+            let nexts = [
+                write(&replaced),
+                first.clone(),
+                format!("{}{}{}", &first[..i], byte as char, &first[i..]),
+                format!("{}{}", &first[..i], first[i..].get(1..).unwrap_or_default()),
+            ];
+            let mut t = Tape::default();
+            for next in &nexts {
+                prop_assert_eq!(t.read(&first).map(Node::to_value_deep), serde(&first));
+                let got = t.read(next).map(Node::to_value_deep);
+                prop_assert_eq!(got, serde(next), "{:?} after {:?}", next, first);
+                prop_assert_eq!(t.read(next).map(Node::to_value_deep), serde(next), "{:?} again", next);
+                prop_assert_eq!(t.read(&first).map(Node::to_value_deep), serde(&first), "{:?} after {:?}", first, next);
             }
         }
     }
