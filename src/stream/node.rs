@@ -128,6 +128,16 @@ pub(super) fn hex4(b: &[u8], i: usize) -> Option<u32> {
 /// appended to `out`. (A plain loop: the pieces are short, and `memchr`'s
 /// start-up cost more than it saved.)
 fn unescape_into(raw: &str, out: &mut String) {
+    // Short ASCII runs are pushed byte by byte: a call to copy a few bytes
+    // costs more than the bytes.
+    let push_run = |out: &mut String, run: &str| {
+        if run.len() <= 16 && run.is_ascii() {
+            run.bytes().for_each(|b| out.push(char::from(b)));
+        } else {
+            out.push_str(run);
+        }
+    };
+    out.reserve(raw.len());
     let b = raw.as_bytes();
     let mut from = 0;
     let mut at = 0;
@@ -136,7 +146,7 @@ fn unescape_into(raw: &str, out: &mut String) {
             at += 1;
             continue;
         }
-        out.push_str(raw.get(from..at).unwrap_or_default());
+        push_run(out, raw.get(from..at).unwrap_or_default());
         let (c, len) = match b.get(at + 1) {
             Some(b'b') => ('\u{8}', 2),
             Some(b'f') => ('\u{c}', 2),
@@ -158,5 +168,5 @@ fn unescape_into(raw: &str, out: &mut String) {
         at += len;
         from = at;
     }
-    out.push_str(raw.get(from..).unwrap_or_default());
+    push_run(out, raw.get(from..).unwrap_or_default());
 }

@@ -129,7 +129,6 @@ impl Tape {
     /// Sets the tokens for the new text: the changed ones end where they now
     /// end, and the positions after each move by the shifts so far.
     fn apply(&mut self, moved: &[Moved]) {
-        let (Some(first), Some(last)) = (moved.first(), moved.last()) else { return };
         // Each change moves what lies after it by its own difference; nothing
         // but a changed value's own end lies at its old end.
         let mut after = [(0, 0isize); MOST];
@@ -143,29 +142,30 @@ impl Tape {
             let shift: isize = after.iter().map(|&(end, d)| if x as usize > end { d } else { 0 }).sum();
             (x as usize).wrapping_add_signed(shift) as u32
         };
-        let len = self.toks.len();
-        let (head, rest) = self.toks.split_at_mut(first.token.min(len));
-        let (between, tail) = rest.split_at_mut((last.token + 1 - first.token).min(rest.len()));
-        // Before the first: only the ends of the containers holding it move.
-        for t in head {
-            t.end = place(t.end);
-        }
-        for t in between {
-            (t.start, t.end, t.name_start, t.name_end) =
-                (place(t.start), place(t.end), place(t.name_start), place(t.name_end));
-        }
-        // After the last: everything, by all the shifts.
-        let all = |x: u32| (x as usize).wrapping_add_signed(last.shift) as u32;
-        for t in tail {
-            (t.start, t.end, t.name_start, t.name_end) = (all(t.start), all(t.end), all(t.name_start), all(t.name_end));
-        }
-        for m in moved {
-            if let Some(t) = self.toks.get_mut(m.token) {
-                t.end = (m.old_end as isize + m.shift) as u32;
-                if t.kind != Kind::Number {
-                    t.kind = if m.escaped { Kind::Escaped } else { Kind::Plain };
+        let by = |x: u32, shift: isize| (x as usize).wrapping_add_signed(shift) as u32;
+        // Tokens lie in the order their values start: a token between two
+        // changed ones moves by the shift of the first, but a container's end
+        // may lie after later changes.
+        let mut shift = 0;
+        let mut from = 0;
+        for m in moved.iter().map(Some).chain([None]) {
+            let upto = m.map_or(self.toks.len(), |m| m.token);
+            for tok in self.toks.get_mut(from..upto).unwrap_or_default() {
+                let end =
+                    if matches!(tok.kind, Kind::Array | Kind::Object) { place(tok.end) } else { by(tok.end, shift) };
+                (tok.start, tok.end, tok.name_start, tok.name_end) =
+                    (by(tok.start, shift), end, by(tok.name_start, shift), by(tok.name_end, shift));
+            }
+            let Some(m) = m else { break };
+            if let Some(tok) = self.toks.get_mut(m.token) {
+                (tok.start, tok.name_start, tok.name_end) =
+                    (by(tok.start, shift), by(tok.name_start, shift), by(tok.name_end, shift));
+                tok.end = by(m.old_end as u32, m.shift);
+                if tok.kind != Kind::Number {
+                    tok.kind = if m.escaped { Kind::Escaped } else { Kind::Plain };
                 }
             }
+            (shift, from) = (m.shift, m.token + 1);
         }
     }
 }
