@@ -7,6 +7,7 @@
 
 mod events;
 mod json;
+mod memo;
 mod node;
 mod read;
 mod shape;
@@ -21,10 +22,11 @@ use crate::decode::{self, Answer, DecodeError, Raw};
 use crate::emission::Emission;
 use crate::profile::Envelope;
 use json::Reader;
+use memo::Memo;
 use node::Json;
 use read::{Acc, Piece};
 use serde_json::Value;
-use tape::{Changed, Node, Tape};
+use tape::{Node, Tape};
 use text::Front;
 use tree::Tree;
 
@@ -163,18 +165,45 @@ pub struct StreamDecoder<'e> {
     memo: Option<Memo>,
 }
 
-/// An event whose envelope readers took one string of it as the only piece
-/// of the answer, looked at nothing else in that string, and changed nothing
-/// else: an event that is the same but for that string's content is read by
-/// taking its content as the piece.
-#[derive(Debug)]
-struct Memo {
-    /// The string's token on the tape, the event's SSE name, and the kind of piece.
-    token: usize,
-    name: Option<String>,
-    tool: bool,
-    /// The tokens the readers looked at: those may not change.
-    looked: u128,
+/// The parts of a decoder that the pieces of the answer go to.
+struct Sinks<'a, 'e> {
+    channel: Channel,
+    text: &'a mut String,
+    tool: &'a mut String,
+    front: &'a mut Front,
+    reader: &'a mut Reader,
+    tree: &'a mut Tree<'e>,
+    tail: &'a mut bool,
+}
+
+impl Sinks<'_, '_> {
+    /// A piece of the answer (or of the forced tool's input) is read.
+    /// (Inlined: the fields are then the decoder's own, not read through
+    /// pointers kept aside.)
+    #[inline(always)]
+    fn take(&mut self, piece: Piece<'_>) {
+        match piece {
+            Piece::Text(t) => {
+                let start = self.text.len();
+                t.push_to(self.text);
+                if self.channel == Channel::Text {
+                    self.front.feed(self.text.get(start..).unwrap_or_default(), self.reader, self.tree);
+                }
+            }
+            Piece::Tool(t) => {
+                let start = self.tool.len();
+                t.push_to(self.tool);
+                if self.channel == Channel::Tool {
+                    let piece = self.tool.get(start..).unwrap_or_default();
+                    let used = self.reader.feed(piece, self.tree);
+                    // Text after a complete value; a reader that stopped unsure
+                    // (a failure serde_json decides) says nothing about the rest.
+                    *self.tail |= self.reader.is_done()
+                        && !piece.as_bytes()[used..].iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+                }
+            }
+        }
+    }
 }
 
 /// The answer so far, after one event.
@@ -330,71 +359,53 @@ impl<'e> StreamDecoder<'e> {
     /// An event read in place: as the last one was, when it is the same but
     /// for the content of the string the last one's piece was ([`Memo`]).
     fn read_in_place(&mut self, name: Option<&str>, event: Node<'_>) {
-        let memo = self.memo.take().filter(|m| m.name.as_deref() == name && event.changed().within(m.token, m.looked));
-        if let Some(m) = memo {
+        let memo = self.memo.take();
+        if let Some(piece) = memo.as_ref().and_then(|m| m.piece(event, name)) {
             self.tree.clear_completed();
-            if let Some(t) = event.nth(m.token).text() {
-                self.take_piece(if m.tool { Piece::Tool(t) } else { Piece::Text(t) });
-            }
+            self.sinks().take(piece);
             self.check_early();
-            self.memo = Some(m);
+            self.memo = memo;
             return;
         }
-        // Worth finding out when events come the same but for a few values.
-        let before = (event.changed() != Changed::More).then(|| self.acc.clone());
+        let before = Memo::worth_trying(event).then(|| self.acc.clone());
         let piece = self.read(name, event);
-        self.memo = before.filter(|before| *before == self.acc).and(piece).and_then(|piece| {
-            let (tool, s) = match piece {
-                Piece::Text(s) => (false, s),
-                Piece::Tool(s) => (true, s),
-            };
-            let token = event.token_of(s)?;
-            event.passed_through(token).then(|| Memo {
-                token,
-                name: name.map(str::to_owned),
-                tool,
-                looked: event.looked_at(),
-            })
-        });
+        self.memo = before.and_then(|before| Memo::of(event, name, before == self.acc, piece));
     }
 
     /// Reads an event; the piece of the answer it carried, if it carried one.
     fn read<'v>(&mut self, name: Option<&str>, event: impl Json<'v>) -> Option<Piece<'v>> {
         self.tree.clear_completed();
         let (emission, envelope) = (self.emission, self.envelope);
-        let mut acc = std::mem::take(&mut self.acc);
+        // (Field by field: `acc` is the readers' own.)
+        let mut sinks = Sinks {
+            channel: self.channel,
+            text: &mut self.text,
+            tool: &mut self.tool,
+            front: &mut self.front,
+            reader: &mut self.reader,
+            tree: &mut self.tree,
+            tail: &mut self.tool_tail,
+        };
         let mut pieces = (0, None);
-        read::read(envelope, emission.tool.as_deref(), &mut acc, name, event, &mut |piece| {
+        read::read(envelope, emission.tool.as_deref(), &mut self.acc, name, event, &mut |piece| {
             pieces = (pieces.0 + 1, Some(piece));
-            self.take_piece(piece);
+            sinks.take(piece);
         });
-        self.acc = acc;
         self.check_early();
         pieces.1.filter(|_| pieces.0 == 1)
     }
 
-    /// A piece of the answer (or of the forced tool's input) is read.
-    fn take_piece(&mut self, piece: Piece<'_>) {
-        match piece {
-            Piece::Text(t) => {
-                let start = self.text.len();
-                t.push_to(&mut self.text);
-                if self.channel == Channel::Text {
-                    self.front.feed(self.text.get(start..).unwrap_or_default(), &mut self.reader, &mut self.tree);
-                }
-            }
-            Piece::Tool(t) => {
-                let start = self.tool.len();
-                t.push_to(&mut self.tool);
-                if self.channel == Channel::Tool {
-                    let piece = self.tool.get(start..).unwrap_or_default();
-                    let used = self.reader.feed(piece, &mut self.tree);
-                    // Text after a complete value; a reader that stopped unsure
-                    // (a failure serde_json decides) says nothing about the rest.
-                    self.tool_tail |= self.reader.is_done()
-                        && !piece.as_bytes()[used..].iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
-                }
-            }
+    /// Where the pieces go (apart from the envelope's own record, `acc`).
+    #[inline(always)]
+    fn sinks(&mut self) -> Sinks<'_, 'e> {
+        Sinks {
+            channel: self.channel,
+            text: &mut self.text,
+            tool: &mut self.tool,
+            front: &mut self.front,
+            reader: &mut self.reader,
+            tree: &mut self.tree,
+            tail: &mut self.tool_tail,
         }
     }
 
