@@ -362,7 +362,7 @@ impl<'e> StreamDecoder<'e> {
         let memo = self.memo.take();
         if let Some(piece) = memo.as_ref().and_then(|m| m.piece(event, name)) {
             self.tree.clear_completed();
-            self.sinks().take(piece);
+            self.parts().1.take(piece);
             self.check_early();
             self.memo = memo;
             return;
@@ -376,8 +376,20 @@ impl<'e> StreamDecoder<'e> {
     fn read<'v>(&mut self, name: Option<&str>, event: impl Json<'v>) -> Option<Piece<'v>> {
         self.tree.clear_completed();
         let (emission, envelope) = (self.emission, self.envelope);
-        // (Field by field: `acc` is the readers' own.)
-        let mut sinks = Sinks {
+        let (acc, mut sinks) = self.parts();
+        let mut pieces = (0, None);
+        read::read(envelope, emission.tool.as_deref(), acc, name, event, &mut |piece| {
+            pieces = (pieces.0 + 1, Some(piece));
+            sinks.take(piece);
+        });
+        self.check_early();
+        pieces.1.filter(|_| pieces.0 == 1)
+    }
+
+    /// The envelope readers' record, and where the pieces go.
+    #[inline(always)]
+    fn parts(&mut self) -> (&mut Acc, Sinks<'_, 'e>) {
+        let sinks = Sinks {
             channel: self.channel,
             text: &mut self.text,
             tool: &mut self.tool,
@@ -386,27 +398,7 @@ impl<'e> StreamDecoder<'e> {
             tree: &mut self.tree,
             tail: &mut self.tool_tail,
         };
-        let mut pieces = (0, None);
-        read::read(envelope, emission.tool.as_deref(), &mut self.acc, name, event, &mut |piece| {
-            pieces = (pieces.0 + 1, Some(piece));
-            sinks.take(piece);
-        });
-        self.check_early();
-        pieces.1.filter(|_| pieces.0 == 1)
-    }
-
-    /// Where the pieces go (apart from the envelope's own record, `acc`).
-    #[inline(always)]
-    fn sinks(&mut self) -> Sinks<'_, 'e> {
-        Sinks {
-            channel: self.channel,
-            text: &mut self.text,
-            tool: &mut self.tool,
-            front: &mut self.front,
-            reader: &mut self.reader,
-            tree: &mut self.tree,
-            tail: &mut self.tool_tail,
-        }
+        (&mut self.acc, sinks)
     }
 
     fn check_early(&mut self) {
