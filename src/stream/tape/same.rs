@@ -57,7 +57,7 @@ impl Seen {
 }
 
 /// A value that changed: its token, where it ended in the last text, and how
-/// much longer it is now (the positions after it move by the sum so far).
+/// far the positions right after it move (by it and every change before it).
 #[derive(Debug, Clone, Copy, Default)]
 struct Moved {
     token: usize,
