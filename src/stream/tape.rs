@@ -15,12 +15,13 @@
 
 use super::json::plain_run;
 use super::node::{Json, Str, hex4};
-pub(crate) use same::Changed;
-use same::Seen;
+pub(crate) use seen::Changed;
+use seen::Seen;
 use serde_json::Value;
 use std::borrow::Cow;
 
 mod same;
+mod seen;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {

@@ -5,6 +5,15 @@
 use crate::{Mode, Options, Provider};
 use serde_json::json;
 
+/// A decoder may move to another thread and be shared (the Python package's
+/// stream object needs both).
+#[test]
+fn ok_a_decoder_is_send_and_sync() {
+    fn assert_traits<T: Send + Sync>() {}
+    assert_traits::<crate::StreamDecoder<'static>>();
+    assert_traits::<crate::EventSplitter>();
+}
+
 /// Every provider's stream of a long answer, in small pieces: after the first
 /// few events of the answer, each is read without its envelope readers.
 #[test]

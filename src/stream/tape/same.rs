@@ -7,54 +7,9 @@
 //! parse is the last one's with those tokens changed and the positions after
 //! them moved: no pass is needed.
 
+use super::seen::{Changed, MOST};
 use super::{Kind, Node, Tape, number_end, string};
 use crate::stream::node::Str;
-use std::cell::Cell;
-
-/// Most values that may differ from the last text for it to be read so.
-const MOST: usize = 4;
-
-/// How the text read last differs from the one read before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum Changed {
-    /// Only in these strings' contents and numbers (none: not at all).
-    Only { tokens: [usize; MOST], count: usize },
-    /// Otherwise (or there was no text before).
-    #[default]
-    More,
-}
-
-impl Changed {
-    /// Nothing changed but the string of token `piece` and values of tokens
-    /// the readers did not look at (`looked`).
-    pub(crate) fn within(self, piece: usize, looked: u128) -> bool {
-        let Changed::Only { tokens, count } = self else { return false };
-        tokens
-            .iter()
-            .take(count)
-            .all(|&t| t == piece || 1u128.checked_shl(t as u32).is_some_and(|bit| looked & bit == 0))
-    }
-}
-
-/// What the readers looked at in a text: the tokens whose values they
-/// inspected (the first 128; any later, or any container read whole, counts
-/// as everything), and how many strings they took as text.
-#[derive(Debug, Default)]
-pub(super) struct Seen {
-    looked: Cell<u128>,
-    everything: Cell<bool>,
-    texts: Cell<u32>,
-}
-
-impl Seen {
-    pub(super) fn everything(&self) {
-        self.everything.set(true);
-    }
-
-    pub(super) fn text(&self) {
-        self.texts.set(self.texts.get().saturating_add(1));
-    }
-}
 
 /// A value that changed: its token, where it ended in the last text, and how
 /// far the positions right after it move (by it and every change before it).
@@ -179,16 +134,12 @@ impl Node<'_> {
     /// The tokens the readers looked at (all, past the first 128 or when they
     /// read a container whole).
     pub(crate) fn looked_at(self) -> u128 {
-        let seen = &self.tape.seen;
-        if seen.everything.get() { u128::MAX } else { seen.looked.get() }
+        self.tape.seen.looked()
     }
 
+    /// The readers inspected this value.
     pub(super) fn looked(self) {
-        let seen = &self.tape.seen;
-        match u32::try_from(self.at).ok().and_then(|at| 1u128.checked_shl(at)) {
-            Some(bit) => seen.looked.set(seen.looked.get() | bit),
-            None => seen.everything(),
-        }
+        self.tape.seen.look(self.at);
     }
 
     /// The token of the string `s` took its text from, if one of this text's.
@@ -206,9 +157,7 @@ impl Node<'_> {
     /// nothing else in it: what they did depends on where it lies, not on
     /// what it says.
     pub(crate) fn passed_through(self, at: usize) -> bool {
-        let seen = &self.tape.seen;
-        let looked = u32::try_from(at).ok().and_then(|at| 1u128.checked_shl(at)).unwrap_or(u128::MAX);
-        seen.texts.get() == 1 && !seen.everything.get() && seen.looked.get() & looked == 0
+        self.tape.seen.passed_through(at)
     }
 }
 
