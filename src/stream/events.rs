@@ -165,6 +165,14 @@ impl EventSplitter {
     }
 
     fn line(&mut self, line: &str, f: &mut impl FnMut(&StreamEvent)) {
+        // The lines of nearly every event, told by their first bytes (the
+        // same reading as the field split below, without its search).
+        if let Some(value) = line.strip_prefix("data:") {
+            return self.data_line(value.strip_prefix(' ').unwrap_or(value));
+        }
+        if let Some(value) = line.strip_prefix("event:") {
+            return self.event_line(value.strip_prefix(' ').unwrap_or(value));
+        }
         if line.is_empty() {
             return self.dispatch(f);
         }
@@ -182,21 +190,27 @@ impl EventSplitter {
             None => (line, ""),
         };
         match field {
-            "data" => {
-                if self.has_data {
-                    self.event.data.push('\n');
-                }
-                self.event.data.push_str(value);
-                self.has_data = true;
-            }
-            "event" => {
-                self.name.clear();
-                self.name.push_str(value);
-                self.named = true;
-            }
+            "data" => self.data_line(value),
+            "event" => self.event_line(value),
             // Comments (`: …`), `id`, `retry` and unknown fields say nothing here.
             _ => {}
         }
+    }
+
+    /// A `data:` line's value.
+    fn data_line(&mut self, value: &str) {
+        if self.has_data {
+            self.event.data.push('\n');
+        }
+        self.event.data.push_str(value);
+        self.has_data = true;
+    }
+
+    /// An `event:` line's value.
+    fn event_line(&mut self, value: &str) {
+        self.name.clear();
+        self.name.push_str(value);
+        self.named = true;
     }
 }
 
@@ -292,6 +306,14 @@ mod tests {
                 prop_assert_eq!(split(&chunks), split(&one_by_one));
             }
         }
+    }
+
+    /// A field line is split at its first colon, one space after it dropped,
+    /// whether it is one of the lines read by their first bytes or not.
+    #[test]
+    fn ok_field_lines_split_at_the_first_colon() {
+        let got = split(&[b"data:x\ndata:  y\ndata\ndatum: no\ndata: a:b\n\nevent\ndata: {}\n\nevent:e:f\ndata:1\n\n"]);
+        assert_eq!(got, [ev(None, "x\n y\n\na:b"), ev(Some(""), "{}"), ev(Some("e:f"), "1")]);
     }
 
     #[test]

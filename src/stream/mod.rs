@@ -160,7 +160,9 @@ pub struct StreamDecoder<'e> {
     tool_tail: bool,
     early: Option<EarlyError>,
     /// Where an event given as text is read (kept: it allocates once).
-    tape: Tape,
+    /// (Boxed: it is moved out and back at every event, and a pointer moves
+    /// for less than the tape.)
+    tape: Option<Box<Tape>>,
     /// What the last event read in place was to its envelope readers.
     memo: Option<Memo>,
 }
@@ -281,7 +283,7 @@ impl Emission {
             tree: Tree::new(self),
             tool_tail: false,
             early: None,
-            tape: Tape::default(),
+            tape: None,
             memo: None,
         }
     }
@@ -323,7 +325,7 @@ impl<'e> StreamDecoder<'e> {
 
     fn push_text(&mut self, name: Option<&str>, data: &str) -> Partial<'_> {
         let data = data.trim();
-        let mut tape = std::mem::take(&mut self.tape);
+        let mut tape = self.tape.take().unwrap_or_default();
         match tape.read(data) {
             Some(event) => self.read_in_place(name, event),
             None => {
@@ -338,7 +340,7 @@ impl<'e> StreamDecoder<'e> {
                 }
             }
         }
-        self.tape = tape;
+        self.tape = Some(tape);
         self.partial()
     }
 

@@ -261,6 +261,20 @@ mod props {
             prop_assert_eq!(tape(&text), Some(v));
         }
 
+        /// A string's text, however long and however escaped (escapes and
+        /// characters of every length on either side of the unescaper's
+        /// block ends), undone as serde_json undoes it.
+        #[test]
+        fn ok_long_strings_unescape_as_serde_json_does(parts in prop::collection::vec(prop::sample::select(vec![
+            "a", "é", "中", "😀", "\\\"", "\\\\", "\\/", "\\n", "\\t", "\\u00e9", "\\u4e2d", "\\ud83d\\ude00", "\\u0000",
+        ]), 0..400)) {
+            let text = format!("\"{}\"", parts.concat());
+            let mut out = String::new();
+            let mut t = Tape::default();
+            t.read(&text).and_then(|node| node.text()).expect("a string").push_to(&mut out);
+            prop_assert_eq!(Some(Value::String(out)), serde(&text), "{}", text);
+        }
+
         /// Any text, or a value's text with one byte changed, cut or
         /// repeated: read when serde_json parses it, to the same value.
         #[test]
