@@ -90,7 +90,7 @@ pub enum EarlyError {
         message: String,
     },
     /// A value can no longer satisfy the schema: a kind the schema does not allow
-    /// there, a string no `enum` member starts with, a member a closed object
+    /// there, a string no `enum` or `const` value starts with, a member a closed object
     /// (`additionalProperties: false`) does not declare.
     #[error("at {}: {message}", shown(pointer))]
     Invalid {

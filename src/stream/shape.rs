@@ -185,7 +185,7 @@ impl<'e> Shapes<'e> {
         if let Some(allowed) = &shape.scalars
             && !allowed.iter().any(|a| crate::literal::equal(a, v))
         {
-            return Some(format!("{v} is not one of the `enum` members"));
+            return Some(format!("{v} is not one of the `enum` or `const` values"));
         }
         // A fraction is no integer under any draft (`1.0` is left alone: drafts differ).
         let fraction = v.as_f64().is_some_and(|f| f.fract() != 0.0) && !(v.is_u64() || v.is_i64());

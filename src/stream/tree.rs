@@ -245,7 +245,7 @@ impl<'e> Tree<'e> {
 
     #[cold]
     fn no_member(&mut self, seg: Seg) {
-        let message = format!("no `enum` member starts with {}", Value::String(self.sofar.clone()));
+        let message = format!("no `enum` or `const` value starts with {}", Value::String(self.sofar.clone()));
         self.violate(self.pointer(seg), message);
     }
 

@@ -161,7 +161,8 @@ impl Sink for Tree<'_> {
         if let Some(open) = self.string.take() {
             // The members left start with the text: one of them is it when as long.
             if open.restricted && !self.members.iter().any(|m| m.len() == self.sofar.len()) {
-                let message = format!("{} is not one of the `enum` members", Value::String(self.sofar.clone()));
+                let message =
+                    format!("{} is not one of the `enum` or `const` values", Value::String(self.sofar.clone()));
                 self.violate(self.pointer(open.ctx.seg), message);
             }
             if open.ctx.report {

@@ -231,10 +231,14 @@ fn err_values_that_can_no_longer_pass_are_said_early() {
         assert_eq!(early(schema.clone(), text), None, "{schema} {text}");
     }
     for (schema, text, said) in [
-        (json!({"enum": [1, 2]}), "3", "3 is not one of the `enum` members"),
-        (json!({"enum": ["a", true, null]}), "false", "false is not one of the `enum` members"),
-        (json!({"enum": [null, 1]}), "0", "0 is not one of the `enum` members"),
-        (json!({"allOf": [{"enum": [1, 2, 3]}, {"enum": [3, 4]}]}), "2", "2 is not one of the `enum` members"),
+        (json!({"enum": [1, 2]}), "3", "3 is not one of the `enum` or `const` values"),
+        (json!({"enum": ["a", true, null]}), "false", "false is not one of the `enum` or `const` values"),
+        (json!({"enum": [null, 1]}), "0", "0 is not one of the `enum` or `const` values"),
+        (
+            json!({"allOf": [{"enum": [1, 2, 3]}, {"enum": [3, 4]}]}),
+            "2",
+            "2 is not one of the `enum` or `const` values",
+        ),
         (json!({"type": "integer"}), "4.5", "4.5 cannot be valid here: numbers must be integers"),
         (json!({"type": ["integer", "string"]}), "-0.25", "-0.25 cannot be valid here: numbers must be integers"),
         (json!({"type": "integer"}), "\"x\"", "a string cannot be valid here: the schema allows an integer"),
