@@ -239,6 +239,10 @@ fn err_values_that_can_no_longer_pass_are_said_early() {
             "2",
             "2 is not one of the `enum` or `const` values",
         ),
+        // A `const` is a one-value `enum`, and the message names both.
+        (json!({"const": 2}), "3", "at /k: 3 is not one of the `enum` or `const` values"),
+        (json!({"const": "abc"}), "\"abd\"", "at /k: no `enum` or `const` value starts with \"abd\""),
+        (json!({"const": "abc"}), "\"ab\"", "at /k: \"ab\" is not one of the `enum` or `const` values"),
         (json!({"type": "integer"}), "4.5", "4.5 cannot be valid here: numbers must be integers"),
         (json!({"type": ["integer", "string"]}), "-0.25", "-0.25 cannot be valid here: numbers must be integers"),
         (json!({"type": "integer"}), "\"x\"", "a string cannot be valid here: the schema allows an integer"),
